@@ -1,0 +1,794 @@
+/*
+ * cli.c - the gdl command: reads the command line, loads the description,
+ * runs one command, prints the result.  It sees only gdl.h.
+ *
+ * Exit status (the contract in doc/gdl.1): 0 done or solved; 1 searched
+ * everything and found no plan; 2 bad input or usage; 3 a limit stopped
+ * the work.
+ */
+#include <errno.h>
+#include <signal.h>
+#include <stdarg.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "gdl.h"
+
+/* ---- options ---------------------------------------------------------- */
+
+typedef struct {
+  const char *cmd;
+  const char **files;
+  int nfiles;
+  const char *moves;          /* --moves */
+  const char *term;           /* the TERM of query / explain */
+  int json, quiet, clean;
+  const char *algorithm;      /* solve */
+  double max_seconds;
+  double seconds;             /* bench */
+  unsigned long long max_states;
+  size_t max_memory;          /* bytes */
+  unsigned long long seed;
+  long playouts, max_steps;
+} opts_t;
+
+static volatile int interrupted;
+
+static void on_sigint(int sig)
+{
+  (void)sig;
+  interrupted = 1;
+}
+
+static int usage_error(const char *fmt, ...)
+{
+  va_list ap;
+  fputs("gdl: ", stderr);
+  va_start(ap, fmt);
+  vfprintf(stderr, fmt, ap);
+  va_end(ap);
+  fputc('\n', stderr);
+  return 2;
+}
+
+static double now(void)
+{
+  struct timespec ts;
+  clock_gettime(CLOCK_MONOTONIC, &ts);
+  return (double)ts.tv_sec + (double)ts.tv_nsec * 1e-9;
+}
+
+/* ---- help ------------------------------------------------------------- */
+
+static const char main_help[] =
+  "usage: gdl COMMAND FILE... [OPTIONS]\n"
+  "\n"
+  "gdl reads game descriptions written in GDL (the Game Description Language\n"
+  "of General Game Playing), checks them, computes legal moves and next\n"
+  "states by forward chaining, and solves puzzles by search.  Several FILEs\n"
+  "form one description.\n"
+  "\n"
+  "commands:\n"
+  "  check    FILE...               check a description; print warnings and errors\n"
+  "  solve    FILE... [options]     find a plan (shortest with bfs and iddfs)\n"
+  "  legal    FILE... [--moves M]   the legal moves after the moves M\n"
+  "  state    FILE... [--moves M]   the true facts after the moves M\n"
+  "  query    FILE... [--moves M] TERM  every instance of TERM that holds\n"
+  "  playout  FILE... [--seed S]    random playouts, every step printed\n"
+  "  bench    FILE... [--seconds S] random playouts: states per second\n"
+  "  cat      FILE...               the description as one standard KIF file\n"
+  "\n"
+  "Run 'gdl COMMAND --help' for a command's options.\n"
+  "exit status: 0 done, 1 no plan exists, 2 bad input or usage, 3 a limit\n"
+  "(states, memory, time, Ctrl-C) stopped the work.\n";
+
+static const struct {
+  const char *cmd, *help;
+} cmd_help[] = {
+  { "check",
+    "usage: gdl check FILE... [--clean]\n"
+    "Checks a GDL description: syntax, keywords, arities, safety of rules,\n"
+    "stratified negation, the recursion restriction, and that a game defines\n"
+    "role, legal, goal and terminal.  Prints nothing and exits 0 when clean;\n"
+    "prints warnings and exits 0 when there are only warnings; prints errors\n"
+    "(FILE:LINE:COL, the line and a caret) and exits 2 otherwise.\n"
+    "  --clean    read (not (distinct A B)) as A = B, as ggp-base does\n" },
+  { "legal",
+    "usage: gdl legal FILE... [--moves 'M1 M2 ...'] [--json]\n"
+    "Prints the legal moves of each role in the state reached from the\n"
+    "initial state by the moves.  With k roles each step takes k moves in\n"
+    "role order.  Moves are KIF terms: noop, (move dog tree well).\n" },
+  { "state",
+    "usage: gdl state FILE... [--moves 'M1 M2 ...'] [--json]\n"
+    "Prints the true facts of the state reached by the moves, whether it is\n"
+    "terminal, and each role's goal.\n" },
+  { "query",
+    "usage: gdl query FILE... [--moves 'M1 M2 ...'] [--json] TERM\n"
+    "Prints every instance of TERM that holds, one per line; variables are\n"
+    "written ?x.  Examples: '(legal ?r ?m)', '(ancestor ?x ?y)'.  Works on\n"
+    "plain rule bases that are not games too.\n" },
+  { "playout",
+    "usage: gdl playout FILE... [--seed S] [--playouts K] [--max-steps M]\n"
+    "Plays K random playouts (default 1) of at most M steps (default 200)\n"
+    "and prints every state, legal move set, goal and chosen move in the\n"
+    "trace format of doc/engine.md (the differential tests compare it with\n"
+    "a Prolog reference).\n" },
+  { "bench",
+    "usage: gdl bench FILE... [--seconds S] [--json]\n"
+    "Random playouts from the initial state for S seconds (default 5):\n"
+    "states per second, playouts per second, set-up time.\n" },
+  { "cat",
+    "usage: gdl cat FILE...\n"
+    "Writes the description (the files and the files they #include) as one\n"
+    "standard KIF file that other GGP tools can read.\n" },
+  { "solve",
+    "usage: gdl solve FILE... [--algorithm bfs|iddfs|dfs] [--max-states N]\n"
+    "                 [--max-seconds S] [--max-memory MB] [--json] [--quiet]\n"
+    "Finds a sequence of moves from the initial state to a terminal state\n"
+    "where the goal is 100.  bfs (the default) and iddfs find a shortest\n"
+    "plan; dfs finds some plan, often quickly.  Prints the plan, one move\n"
+    "per line, then a summary.  Exit 0 solved, 1 no plan exists (the best\n"
+    "goal reachable is reported), 3 a limit or Ctrl-C stopped the search.\n" },
+};
+
+static const char *help_for(const char *cmd)
+{
+  size_t i;
+  for (i = 0; i < sizeof cmd_help / sizeof *cmd_help; i++)
+    if (strcmp(cmd_help[i].cmd, cmd) == 0)
+      return cmd_help[i].help;
+  return NULL;
+}
+
+/* ---- argument parsing ------------------------------------------------- */
+
+static int parse_number(const char *opt, const char *s, double *out)
+{
+  char *end;
+  errno = 0;
+  *out = strtod(s, &end);
+  if (errno || end == s || *end || *out < 0)
+    return usage_error("%s needs a non-negative number, not '%s'", opt, s);
+  return 0;
+}
+
+static int parse_args(int argc, char **argv, opts_t *o)
+{
+  int i, rest = 0;
+  const char *cmd = o->cmd;
+  int takes_term = strcmp(cmd, "query") == 0;
+  o->files = calloc((size_t)argc + 1, sizeof *o->files);
+  if (!o->files)
+    return usage_error("out of memory");
+  for (i = 2; i < argc; i++) {
+    const char *a = argv[i], *v = NULL;
+    double d;
+    if (rest || a[0] != '-' || a[1] == 0) {
+      o->files[o->nfiles++] = a;
+      continue;
+    }
+    if (strcmp(a, "--") == 0) {
+      rest = 1;
+      continue;
+    }
+#define OPT(name) (strcmp(a, name) == 0)
+#define VALUE()                                                          \
+    do {                                                                 \
+      if (i + 1 >= argc)                                                 \
+        return usage_error("%s needs a value", a);                       \
+      v = argv[++i];                                                     \
+    } while (0)
+    if (OPT("--json")) {
+      o->json = 1;
+    } else if (OPT("--quiet") || OPT("-q")) {
+      o->quiet = 1;
+    } else if (OPT("--clean")) {
+      o->clean = 1;
+    } else if (OPT("--moves")) {
+      VALUE();
+      o->moves = v;
+    } else if (OPT("--algorithm") || OPT("-a")) {
+      VALUE();
+      if (strcmp(v, "bfs") && strcmp(v, "iddfs") && strcmp(v, "dfs"))
+        return usage_error("--algorithm is bfs, iddfs or dfs, not '%s'", v);
+      o->algorithm = v;
+    } else if (OPT("--max-seconds")) {
+      VALUE();
+      if (parse_number(a, v, &o->max_seconds))
+        return 2;
+    } else if (OPT("--seconds")) {
+      VALUE();
+      if (parse_number(a, v, &o->seconds))
+        return 2;
+    } else if (OPT("--max-states")) {
+      VALUE();
+      if (parse_number(a, v, &d))
+        return 2;
+      o->max_states = (unsigned long long)d;
+    } else if (OPT("--max-memory")) {
+      VALUE();
+      if (parse_number(a, v, &d))
+        return 2;
+      o->max_memory = (size_t)(d * 1048576.0);
+    } else if (OPT("--seed")) {
+      VALUE();
+      if (parse_number(a, v, &d))
+        return 2;
+      o->seed = strtoull(v, NULL, 10);
+    } else if (OPT("--playouts")) {
+      VALUE();
+      if (parse_number(a, v, &d))
+        return 2;
+      o->playouts = (long)d;
+    } else if (OPT("--max-steps")) {
+      VALUE();
+      if (parse_number(a, v, &d))
+        return 2;
+      o->max_steps = (long)d;
+    } else {
+      return usage_error("unknown option '%s' for 'gdl %s' (see gdl %s "
+                         "--help)", a, cmd, cmd);
+    }
+#undef OPT
+#undef VALUE
+  }
+  if (takes_term) {
+    if (o->nfiles < 2)
+      return usage_error("'gdl %s' needs FILE... and a TERM (see gdl %s "
+                         "--help)", cmd, cmd);
+    o->term = o->files[--o->nfiles];
+  }
+  if (o->nfiles == 0)
+    return usage_error("'gdl %s' needs at least one FILE (see gdl %s "
+                       "--help)", cmd, cmd);
+  return 0;
+}
+
+/* ---- loading ---------------------------------------------------------- */
+
+static void show_diagnostics(gdl_ctx *ctx)
+{
+  fputs(gdl_diagnostics(ctx), stderr);
+}
+
+/* Loads and compiles the files; 0, or the exit status. */
+static int load(gdl_ctx *ctx, const opts_t *o)
+{
+  int i;
+  gdl_status st = GDL_OK;
+  for (i = 0; i < o->nfiles; i++)
+    if (gdl_load_file(ctx, o->files[i]) == GDL_ELIMIT)
+      st = GDL_ELIMIT;
+  if (st == GDL_OK && gdl_error_count(ctx) == 0)
+    st = gdl_compile(ctx, o->clean ? GDL_CLEAN : 0);
+  show_diagnostics(ctx);
+  if (st == GDL_ELIMIT) {
+    fprintf(stderr, "gdl: %s\n", gdl_errmsg(ctx));
+    return 3;
+  }
+  if (st != GDL_OK || gdl_error_count(ctx))
+    return 2;
+  return 0;
+}
+
+static int need_game(gdl_ctx *ctx, const opts_t *o)
+{
+  if (gdl_is_game(ctx))
+    return 0;
+  fprintf(stderr, "gdl: %s: %s\n", o->files[0], gdl_not_game_reason(ctx));
+  return 2;
+}
+
+static int fail(gdl_ctx *ctx, gdl_status st)
+{
+  if (gdl_error_count(ctx))
+    show_diagnostics(ctx);
+  else
+    fprintf(stderr, "gdl: %s\n", gdl_errmsg(ctx));
+  return st == GDL_ELIMIT ? 3 : 2;
+}
+
+/* ---- output helpers --------------------------------------------------- */
+
+static void json_str(const char *s)
+{
+  putchar('"');
+  for (; *s; s++) {
+    unsigned char c = (unsigned char)*s;
+    if (c == '"' || c == '\\')
+      printf("\\%c", c);
+    else if (c < 32)
+      printf("\\u%04x", c);
+    else
+      putchar(c);
+  }
+  putchar('"');
+}
+
+static int cmp_text(const void *a, const void *b)
+{
+  return strcmp(*(char *const *)a, *(char *const *)b);
+}
+
+/* The facts of a state as text, sorted by their text. */
+static char **state_text(gdl_ctx *ctx, const gdl_state *s)
+{
+  char **v = calloc(s->n + 1, sizeof *v);
+  uint32_t i;
+  if (!v)
+    return NULL;
+  for (i = 0; i < s->n; i++)
+    v[i] = strdup(gdl_term_str(ctx, s->facts[i]));
+  qsort(v, s->n, sizeof *v, cmp_text);
+  return v;
+}
+
+static void free_text(char **v, uint32_t n)
+{
+  uint32_t i;
+  if (!v)
+    return;
+  for (i = 0; i < n; i++)
+    free(v[i]);
+  free(v);
+}
+
+/* ---- replaying --moves ------------------------------------------------ */
+
+/* Sets *s to the state reached by the moves; 0 or the exit status. */
+static int replay(gdl_ctx *ctx, const opts_t *o, gdl_state *s)
+{
+  gdl_term *mv = NULL;
+  size_t n = 0, k = gdl_role_count(ctx), i, r;
+  gdl_status st;
+  gdl_state nx = { 0, 0, NULL };
+  if ((st = gdl_initial(ctx, s)) != GDL_OK)
+    return fail(ctx, st);
+  if (o->moves &&
+      (st = gdl_parse_terms(ctx, "--moves", o->moves, 0, &mv, &n)) != GDL_OK)
+    return fail(ctx, st);
+  if (n % k) {
+    fprintf(stderr, "gdl: --moves has %zu moves, but with %zu roles each "
+            "step takes %zu\n", n, k, k);
+    return 2;
+  }
+  for (i = 0; i < n; i += k) {
+    if ((st = gdl_set_state(ctx, s)) != GDL_OK)
+      return fail(ctx, st);
+    if (gdl_terminal(ctx)) {
+      fprintf(stderr, "gdl: step %zu: the game is over (the state is "
+              "terminal), so %s cannot be played\n", i / k + 1,
+              gdl_term_str(ctx, mv[i]));
+      return 2;
+    }
+    for (r = 0; r < k; r++)
+      if (!gdl_is_legal(ctx, r, mv[i + r])) {
+        char *m = strdup(gdl_term_str(ctx, mv[i + r]));
+        fprintf(stderr, "gdl: step %zu: %s is not a legal move for %s\n",
+                i / k + 1, m ? m : "?", gdl_term_str(ctx, gdl_role(ctx, r)));
+        free(m);
+        return 2;
+      }
+    if ((st = gdl_next(ctx, mv + i, &nx)) != GDL_OK)
+      return fail(ctx, st);
+    gdl_state_copy(ctx, s, &nx);
+  }
+  gdl_state_release(ctx, &nx);
+  if ((st = gdl_set_state(ctx, s)) != GDL_OK)
+    return fail(ctx, st);
+  return 0;
+}
+
+/* ---- commands --------------------------------------------------------- */
+
+static int cmd_check(gdl_ctx *ctx, const opts_t *o)
+{
+  int rc = load(ctx, o);
+  if (rc)
+    return rc;
+  if (!gdl_is_game(ctx) && !o->quiet)
+    fprintf(stderr, "%s: note: %s\n", o->files[0], gdl_not_game_reason(ctx));
+  return 0;
+}
+
+static void print_goals_json(gdl_ctx *ctx)
+{
+  size_t r, k = gdl_role_count(ctx);
+  printf("\"goals\": {");
+  for (r = 0; r < k; r++) {
+    long g = gdl_goal(ctx, r);
+    if (r)
+      printf(", ");
+    json_str(gdl_term_str(ctx, gdl_role(ctx, r)));
+    if (g >= 0)
+      printf(": %ld", g);
+    else
+      printf(": null");
+  }
+  printf("}");
+}
+
+static void print_legal_json(gdl_ctx *ctx)
+{
+  size_t r, k = gdl_role_count(ctx), n, i;
+  const gdl_term *mv;
+  printf("\"legal\": {");
+  for (r = 0; r < k; r++) {
+    if (r)
+      printf(", ");
+    json_str(gdl_term_str(ctx, gdl_role(ctx, r)));
+    printf(": [");
+    if (!gdl_terminal(ctx) && gdl_legal(ctx, r, &mv, &n) == GDL_OK)
+      for (i = 0; i < n; i++) {
+        if (i)
+          printf(", ");
+        json_str(gdl_term_str(ctx, mv[i]));
+      }
+    printf("]");
+  }
+  printf("}");
+}
+
+static void print_json(gdl_ctx *ctx, const gdl_state *s)
+{
+  size_t r, k = gdl_role_count(ctx);
+  char **facts = state_text(ctx, s);
+  uint32_t i;
+  printf("{\"roles\": [");
+  for (r = 0; r < k; r++) {
+    if (r)
+      printf(", ");
+    json_str(gdl_term_str(ctx, gdl_role(ctx, r)));
+  }
+  printf("], ");
+  print_legal_json(ctx);
+  printf(", \"state\": [");
+  for (i = 0; facts && i < s->n; i++) {
+    if (i)
+      printf(", ");
+    json_str(facts[i]);
+  }
+  printf("], \"terminal\": %s, ", gdl_terminal(ctx) ? "true" : "false");
+  print_goals_json(ctx);
+  printf("}\n");
+  free_text(facts, s->n);
+}
+
+static int cmd_legal(gdl_ctx *ctx, const opts_t *o)
+{
+  gdl_state s = { 0, 0, NULL };
+  size_t r, k, n, i;
+  const gdl_term *mv;
+  int rc = load(ctx, o);
+  if (rc || (rc = need_game(ctx, o)) || (rc = replay(ctx, o, &s)))
+    return rc;
+  if (o->json) {
+    print_json(ctx, &s);
+    return 0;
+  }
+  k = gdl_role_count(ctx);
+  if (gdl_terminal(ctx))
+    printf("; the state is terminal: no moves\n");
+  for (r = 0; r < k && !gdl_terminal(ctx); r++) {
+    char *role = strdup(gdl_term_str(ctx, gdl_role(ctx, r)));
+    if (gdl_legal(ctx, r, &mv, &n) != GDL_OK) {
+      free(role);
+      return fail(ctx, GDL_EINPUT);
+    }
+    if (n == 0)
+      printf("; %s has no legal move\n", role);
+    for (i = 0; i < n; i++)
+      printf("%s %s\n", role, gdl_term_str(ctx, mv[i]));
+    free(role);
+  }
+  return 0;
+}
+
+static int cmd_state(gdl_ctx *ctx, const opts_t *o)
+{
+  gdl_state s = { 0, 0, NULL };
+  size_t r, k, n, i;
+  const gdl_term *vals;
+  char **facts;
+  int rc = load(ctx, o);
+  if (rc || (rc = need_game(ctx, o)) || (rc = replay(ctx, o, &s)))
+    return rc;
+  if (o->json) {
+    print_json(ctx, &s);
+    return 0;
+  }
+  facts = state_text(ctx, &s);
+  for (i = 0; facts && i < s.n; i++)
+    printf("(true %s)\n", facts[i]);
+  free_text(facts, s.n);
+  printf("terminal: %s\n", gdl_terminal(ctx) ? "yes" : "no");
+  k = gdl_role_count(ctx);
+  for (r = 0; r < k; r++) {
+    printf("goal %s:", gdl_term_str(ctx, gdl_role(ctx, r)));
+    if (gdl_goals(ctx, r, &vals, &n) == GDL_OK)
+      for (i = 0; i < n; i++)
+        printf(" %s", gdl_term_str(ctx, vals[i]));
+    if (n == 0)
+      printf(" none");
+    printf("\n");
+  }
+  return 0;
+}
+
+typedef struct {
+  gdl_ctx *ctx;
+  int json;
+  size_t count;
+} answers_t;
+
+static int print_answer(void *arg, gdl_term t)
+{
+  answers_t *a = arg;
+  if (a->json) {
+    printf(a->count ? ", " : "");
+    json_str(gdl_term_str(a->ctx, t));
+  } else {
+    printf("%s\n", gdl_term_str(a->ctx, t));
+  }
+  a->count++;
+  return 0;
+}
+
+static int cmd_query(gdl_ctx *ctx, const opts_t *o)
+{
+  gdl_state s = { 0, 0, NULL };
+  gdl_term q;
+  gdl_status st;
+  answers_t a = { ctx, o->json, 0 };
+  int rc = load(ctx, o);
+  if (rc)
+    return rc;
+  if (gdl_is_game(ctx) && (rc = replay(ctx, o, &s)))
+    return rc;
+  if (!gdl_is_game(ctx) && o->moves) {
+    fprintf(stderr, "gdl: --moves needs a game: %s\n",
+            gdl_not_game_reason(ctx));
+    return 2;
+  }
+  if ((st = gdl_parse_term(ctx, o->term, 1, &q)) != GDL_OK)
+    return fail(ctx, st);
+  if (o->json)
+    printf("{\"query\": \"%s\", \"answers\": [", "");
+  if ((st = gdl_query(ctx, q, print_answer, &a)) != GDL_OK)
+    return fail(ctx, st);
+  if (o->json)
+    printf("], \"count\": %zu}\n", a.count);
+  return 0;
+}
+
+/* The random numbers of playouts; the Prolog reference uses the same. */
+static uint64_t rng_next(uint64_t *x)
+{
+  *x = *x * 6364136223846793005ull + 1442695040888963407ull;
+  return *x >> 33;
+}
+
+static int cmd_playout(gdl_ctx *ctx, const opts_t *o)
+{
+  gdl_state s = { 0, 0, NULL }, nx = { 0, 0, NULL };
+  uint64_t x = o->seed ? o->seed : 1;
+  long p, step, K = o->playouts ? o->playouts : 1;
+  long M = o->max_steps ? o->max_steps : 200;
+  size_t k, r, n, i;
+  gdl_term *joint;
+  int rc = load(ctx, o);
+  if (rc || (rc = need_game(ctx, o)))
+    return rc;
+  k = gdl_role_count(ctx);
+  joint = calloc(k + 1, sizeof *joint);
+  for (p = 1; p <= K; p++) {
+    printf("playout %ld\n", p);
+    if (gdl_initial(ctx, &s) != GDL_OK)
+      return fail(ctx, GDL_EINPUT);
+    for (step = 0;; step++) {
+      char **facts;
+      const gdl_term *vals, *mv;
+      gdl_status st;
+      printf("step %ld\n", step);
+      if ((st = gdl_set_state(ctx, &s)) != GDL_OK)
+        return fail(ctx, st);
+      facts = state_text(ctx, &s);
+      for (i = 0; facts && i < s.n; i++)
+        printf("true %s\n", facts[i]);
+      free_text(facts, s.n);
+      printf("terminal %s\n", gdl_terminal(ctx) ? "yes" : "no");
+      for (r = 0; r < k; r++) {
+        printf("goal %s", gdl_term_str(ctx, gdl_role(ctx, r)));
+        gdl_goals(ctx, r, &vals, &n);
+        for (i = 0; i < n; i++)
+          printf(" %s", gdl_term_str(ctx, vals[i]));
+        printf("\n");
+      }
+      if (gdl_terminal(ctx)) {
+        printf("end terminal\n");
+        break;
+      }
+      /* legal moves sorted by their text, as the reference sorts them */
+      {
+        int nolegal = -1;
+        for (r = 0; r < k; r++) {
+          char **txt;
+          gdl_legal(ctx, r, &mv, &n);
+          txt = calloc(n + 1, sizeof *txt);
+          for (i = 0; i < n; i++) {
+            txt[i] = malloc(strlen(gdl_term_str(ctx, mv[i])) + 24);
+            sprintf(txt[i], "%s", gdl_term_str(ctx, mv[i]));
+          }
+          qsort(txt, n, sizeof *txt, cmp_text);
+          for (i = 0; i < n; i++)
+            printf("legal %s %s\n", gdl_term_str(ctx, gdl_role(ctx, r)),
+                   txt[i]);
+          free_text(txt, (uint32_t)n);
+          if (n == 0 && nolegal < 0)
+            nolegal = (int)r;
+        }
+        if (nolegal >= 0) {
+          printf("end nolegal %s\n", gdl_term_str(ctx, gdl_role(ctx, (size_t)nolegal)));
+          break;
+        }
+      }
+      if (step >= M) {
+        printf("end maxsteps\n");
+        break;
+      }
+      for (r = 0; r < k; r++) {
+        char **txt;
+        size_t pick;
+        gdl_legal(ctx, r, &mv, &n);
+        txt = calloc(n + 1, sizeof *txt);
+        for (i = 0; i < n; i++)
+          txt[i] = strdup(gdl_term_str(ctx, mv[i]));
+        qsort(txt, n, sizeof *txt, cmp_text);
+        pick = (size_t)(rng_next(&x) % n);
+        for (i = 0; i < n; i++)
+          if (strcmp(gdl_term_str(ctx, mv[i]), txt[pick]) == 0)
+            joint[r] = mv[i];
+        printf("does %s %s\n", gdl_term_str(ctx, gdl_role(ctx, r)),
+               txt[pick]);
+        free_text(txt, (uint32_t)n);
+      }
+      {
+        gdl_status st2 = gdl_next(ctx, joint, &nx);
+        if (st2 != GDL_OK)
+          return fail(ctx, st2);
+      }
+      gdl_state_copy(ctx, &s, &nx);
+    }
+  }
+  free(joint);
+  return 0;
+}
+
+static int cmd_bench(gdl_ctx *ctx, const opts_t *o, double t0)
+{
+  gdl_state s = { 0, 0, NULL }, nx = { 0, 0, NULL };
+  uint64_t x = o->seed ? o->seed : 1;
+  double secs = o->seconds > 0 ? o->seconds : 5, setup, start, el;
+  unsigned long long states = 0, playouts = 0;
+  size_t k, r, n;
+  gdl_term *joint;
+  const gdl_term *mv;
+  int rc = load(ctx, o);
+  if (rc || (rc = need_game(ctx, o)))
+    return rc;
+  start = now();
+  setup = (start - t0) * 1000.0;
+  k = gdl_role_count(ctx);
+  joint = calloc(k + 1, sizeof *joint);
+  while ((el = now() - start) < secs && !interrupted) {
+    int steps = 0;
+    gdl_initial(ctx, &s);
+    for (;;) {
+      gdl_status st = gdl_set_state(ctx, &s);
+      if (st != GDL_OK)
+        return fail(ctx, st);
+      if (gdl_terminal(ctx) || steps++ >= 10000)
+        break;
+      for (r = 0; r < k; r++) {
+        gdl_legal(ctx, r, &mv, &n);
+        if (n == 0)
+          break;
+        joint[r] = mv[rng_next(&x) % n];
+      }
+      if (r < k)
+        break;
+      if ((st = gdl_next(ctx, joint, &nx)) != GDL_OK)
+        return fail(ctx, st);
+      gdl_state_copy(ctx, &s, &nx);
+      states++;
+    }
+    playouts++;
+  }
+  el = now() - start;
+  if (o->json)
+    printf("{\"file\": \"%s\", \"engine\": \"interp\", \"states_per_second\": "
+           "%.1f, \"playouts_per_second\": %.2f, \"setup_ms\": %.2f, "
+           "\"states\": %llu, \"playouts\": %llu, \"seconds\": %.3f}\n",
+           o->files[0], states / el, playouts / el, setup, states, playouts,
+           el);
+  else
+    printf("%s: %.0f states/s, %.1f playouts/s, set-up %.1f ms (engine "
+           "interp; %llu states, %llu playouts in %.2f s)\n", o->files[0],
+           states / el, playouts / el, setup, states, playouts, el);
+  free(joint);
+  return 0;
+}
+
+/* ---- main ------------------------------------------------------------- */
+
+int gdl_cli_cat(gdl_ctx *ctx, int nfiles, const char **files);
+
+int main(int argc, char **argv)
+{
+  opts_t o;
+  gdl_ctx *ctx;
+  const char *help;
+  int rc;
+  double t0 = now();
+  memset(&o, 0, sizeof o);
+  if (argc < 2) {
+    fputs(main_help, stderr);
+    return 2;
+  }
+  if (strcmp(argv[1], "--help") == 0 || strcmp(argv[1], "-h") == 0 ||
+      strcmp(argv[1], "help") == 0) {
+    if (argc > 2 && (help = help_for(argv[2])) != NULL)
+      fputs(help, stdout);
+    else
+      fputs(main_help, stdout);
+    return 0;
+  }
+  if (strcmp(argv[1], "--version") == 0) {
+    printf("gdl %s\n", GDL_VERSION);
+    return 0;
+  }
+  o.cmd = argv[1];
+  help = help_for(o.cmd);
+  if (!help)
+    return usage_error("unknown command '%s' (see gdl --help)", o.cmd);
+  if (argc > 2 && (strcmp(argv[2], "--help") == 0 ||
+                   strcmp(argv[2], "-h") == 0)) {
+    fputs(help, stdout);
+    return 0;
+  }
+  if ((rc = parse_args(argc, argv, &o)) != 0) {
+    free(o.files);
+    return rc;
+  }
+  ctx = gdl_new();
+  if (!ctx) {
+    free(o.files);
+    return usage_error("out of memory");
+  }
+  if (o.max_memory)
+    gdl_set_memory_limit(ctx, o.max_memory);
+  signal(SIGINT, on_sigint);
+  gdl_set_interrupt(ctx, &interrupted);
+  if (strcmp(o.cmd, "check") == 0)
+    rc = cmd_check(ctx, &o);
+  else if (strcmp(o.cmd, "legal") == 0)
+    rc = cmd_legal(ctx, &o);
+  else if (strcmp(o.cmd, "state") == 0)
+    rc = cmd_state(ctx, &o);
+  else if (strcmp(o.cmd, "query") == 0)
+    rc = cmd_query(ctx, &o);
+  else if (strcmp(o.cmd, "playout") == 0)
+    rc = cmd_playout(ctx, &o);
+  else if (strcmp(o.cmd, "bench") == 0)
+    rc = cmd_bench(ctx, &o, t0);
+  else
+    rc = usage_error("'%s' is not implemented yet", o.cmd);
+  gdl_free(ctx);
+  free(o.files);
+  fflush(stdout);
+  return rc;
+}

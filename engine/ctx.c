@@ -1,0 +1,360 @@
+/*
+ * ctx.c - the context: memory accounting, limits, errors and diagnostics.
+ *
+ * Every heap block carries a header that links it into the context's list
+ * of live blocks and records its size.  The byte count is checked against
+ * the limit on every allocation; a failed or refused allocation long-jumps
+ * to the innermost public entry point with GDL_ELIMIT, so no caller in the
+ * library has to check for NULL.  gdl_free() walks the list, so a block
+ * that an interrupted operation had not yet linked into a structure is
+ * freed all the same.
+ */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "internal.h"
+
+struct block {
+  block_t *prev, *next;
+  size_t size;
+  size_t pad;              /* keeps the payload 16-byte aligned */
+};
+
+static void unlink_block(gdl_ctx *ctx, block_t *b)
+{
+  if (b->prev)
+    b->prev->next = b->next;
+  else
+    ctx->blocks = b->next;
+  if (b->next)
+    b->next->prev = b->prev;
+}
+
+static void link_block(gdl_ctx *ctx, block_t *b)
+{
+  b->prev = NULL;
+  b->next = ctx->blocks;
+  if (ctx->blocks)
+    ctx->blocks->prev = b;
+  ctx->blocks = b;
+}
+
+static void account(gdl_ctx *ctx, size_t add)
+{
+  if (ctx->fail_after >= 0 && ctx->fail_after-- == 0)
+    ctx_throw(ctx, GDL_ELIMIT, "out of memory (injected failure)");
+  if (ctx->limit && ctx->used + add > ctx->limit)
+    ctx_throw(ctx, GDL_ELIMIT, "memory limit of %zu MB reached",
+              ctx->limit >> 20);
+}
+
+void *ctx_alloc(gdl_ctx *ctx, size_t n)
+{
+  block_t *b;
+  account(ctx, n);
+  b = calloc(1, sizeof *b + n);
+  if (!b)
+    ctx_throw(ctx, GDL_ELIMIT, "out of memory (%zu bytes wanted)", n);
+  b->size = n;
+  link_block(ctx, b);
+  ctx->used += n;
+  if (ctx->used > ctx->peak)
+    ctx->peak = ctx->used;
+  return b + 1;
+}
+
+void *ctx_realloc(gdl_ctx *ctx, void *p, size_t n)
+{
+  block_t *b, *nb;
+  if (!p)
+    return ctx_alloc(ctx, n);
+  b = (block_t *)p - 1;
+  if (n > b->size)
+    account(ctx, n - b->size);
+  unlink_block(ctx, b);
+  nb = realloc(b, sizeof *b + n);
+  if (!nb) {
+    link_block(ctx, b);
+    ctx_throw(ctx, GDL_ELIMIT, "out of memory (%zu bytes wanted)", n);
+  }
+  ctx->used = ctx->used - nb->size + n;
+  if (ctx->used > ctx->peak)
+    ctx->peak = ctx->used;
+  nb->size = n;
+  link_block(ctx, nb);
+  return nb + 1;
+}
+
+void ctx_free(gdl_ctx *ctx, void *p)
+{
+  block_t *b;
+  if (!p)
+    return;
+  b = (block_t *)p - 1;
+  unlink_block(ctx, b);
+  ctx->used -= b->size;
+  free(b);
+}
+
+void ctx_grow(gdl_ctx *ctx, void **p, uint32_t *cap, uint32_t need, size_t sz)
+{
+  uint64_t c;
+  if (need < *cap)
+    return;
+  c = *cap ? (uint64_t)*cap * 2 : 8;
+  while (c <= need)
+    c *= 2;
+  if (c > UINT32_MAX)
+    ctx_throw(ctx, GDL_ELIMIT, "a table grew past 2^32 entries");
+  *p = ctx_realloc(ctx, *p, (size_t)c * sz);
+  memset((char *)*p + (size_t)*cap * sz, 0, (size_t)(c - *cap) * sz);
+  *cap = (uint32_t)c;
+}
+
+/* Arena: chunks of 64 KiB (or one chunk for a bigger request). */
+void *ctx_arena(gdl_ctx *ctx, size_t n)
+{
+  void *p;
+  n = (n + 15) & ~(size_t)15;
+  if (n > ctx->arena_left) {
+    size_t sz = n > 65536 ? n : 65536;
+    char *chunk = ctx_alloc(ctx, sz);
+    GROW(ctx, ctx->arenas, ctx->arenacap, ctx->narenas);
+    ctx->arenas[ctx->narenas++] = chunk;
+    ctx->arena_p = chunk;
+    ctx->arena_left = sz;
+  }
+  p = ctx->arena_p;
+  ctx->arena_p += n;
+  ctx->arena_left -= n;
+  return p;
+}
+
+char *ctx_strdup(gdl_ctx *ctx, const char *s, size_t n)
+{
+  char *d = ctx_arena(ctx, n + 1);
+  memcpy(d, s, n);
+  d[n] = 0;
+  return d;
+}
+
+void ctx_setmsg(gdl_ctx *ctx, const char *fmt, ...)
+{
+  va_list ap;
+  va_start(ap, fmt);
+  vsnprintf(ctx->errmsg, sizeof ctx->errmsg, fmt, ap);
+  va_end(ap);
+}
+
+_Noreturn void ctx_throw(gdl_ctx *ctx, gdl_status st, const char *fmt, ...)
+{
+  va_list ap;
+  va_start(ap, fmt);
+  vsnprintf(ctx->errmsg, sizeof ctx->errmsg, fmt, ap);
+  va_end(ap);
+  ctx->thrown = st;
+  if (!ctx->jmp)
+    abort();   /* a library bug: every entry point is PROTECTed */
+  longjmp(*ctx->jmp, 1);
+}
+
+void ctx_poll(gdl_ctx *ctx)
+{
+  if (ctx->interrupt && *ctx->interrupt)
+    ctx_throw(ctx, GDL_ELIMIT, "interrupted");
+}
+
+/* ---- public: the context ---------------------------------------------- */
+
+static gdl_status init_tables(gdl_ctx *ctx)
+{
+  static const char *const kw[] = {
+    "", "role", "init", "true", "does", "legal", "next", "goal",
+    "terminal", "distinct", "not", "or", "<=", "base", "input"
+  };
+  size_t i;
+  PROTECT(ctx);
+  for (i = 0; i < S_NKEYWORDS; i++)
+    sym_intern(ctx, kw[i], strlen(kw[i]));
+  term_sym(ctx, S_NONE);       /* term 0 is "no term" */
+  UNPROTECT(ctx);
+  return GDL_OK;
+}
+
+gdl_ctx *gdl_new(void)
+{
+  gdl_ctx *ctx = calloc(1, sizeof *ctx);
+  if (!ctx)
+    return NULL;
+  ctx->fail_after = -1;
+  ctx->fact_limit = 20000000;
+  if (init_tables(ctx) != GDL_OK) {
+    gdl_free(ctx);
+    return NULL;
+  }
+  return ctx;
+}
+
+void gdl_free(gdl_ctx *ctx)
+{
+  block_t *b, *nx;
+  if (!ctx)
+    return;
+  for (b = ctx->blocks; b; b = nx) {
+    nx = b->next;
+    free(b);
+  }
+  free(ctx);
+}
+
+void gdl_set_memory_limit(gdl_ctx *ctx, size_t bytes) { ctx->limit = bytes; }
+size_t gdl_memory_used(const gdl_ctx *ctx) { return ctx->used; }
+size_t gdl_memory_peak(const gdl_ctx *ctx) { return ctx->peak; }
+void gdl_set_interrupt(gdl_ctx *ctx, volatile int *flag)
+{
+  ctx->interrupt = flag;
+}
+
+void gdl_set_fact_limit(gdl_ctx *ctx, size_t facts)
+{
+  ctx->fact_limit = facts ? facts : 20000000;
+}
+
+/* Tests only (declared in tests): fail the n-th allocation from now. */
+void gdl_test_fail_alloc(gdl_ctx *ctx, long n);
+void gdl_test_fail_alloc(gdl_ctx *ctx, long n) { ctx->fail_after = n; }
+
+const char *gdl_errmsg(const gdl_ctx *ctx) { return ctx->errmsg; }
+size_t gdl_error_count(const gdl_ctx *ctx) { return ctx->nerrors; }
+size_t gdl_warning_count(const gdl_ctx *ctx) { return ctx->nwarnings; }
+
+/* ---- diagnostics ------------------------------------------------------ */
+
+#define MAX_ERRORS 50
+
+void diag_add(gdl_ctx *ctx, int sev, uint32_t file, uint32_t start,
+              uint32_t end, const char *fmt, ...)
+{
+  char msg[1024];
+  diag_t *d;
+  va_list ap;
+  if (sev == SEV_ERROR && ctx->nerrors >= MAX_ERRORS) {
+    if (ctx->nerrors++ == MAX_ERRORS)
+      diag_add(ctx, SEV_NOTE, file, start, end,
+               "too many errors; the rest are not shown");
+    return;
+  }
+  va_start(ap, fmt);
+  vsnprintf(msg, sizeof msg, fmt, ap);
+  va_end(ap);
+  {
+    /* the same message at the same place once only (a rule with `or`
+     * is checked once per combination of disjuncts) */
+    uint32_t i = ctx->ndiags > 64 ? ctx->ndiags - 64 : 0;
+    for (; i < ctx->ndiags; i++) {
+      d = &ctx->diags[i];
+      if (d->file == file && d->start == start && strcmp(d->msg, msg) == 0)
+        return;
+    }
+  }
+  GROW(ctx, ctx->diags, ctx->diagcap, ctx->ndiags);
+  d = &ctx->diags[ctx->ndiags];
+  d->msg = ctx_strdup(ctx, msg, strlen(msg));
+  d->sev = (uint8_t)sev;
+  d->file = file;
+  d->start = start;
+  d->end = end < start ? start : end;
+  ctx->ndiags++;
+  if (sev == SEV_ERROR)
+    ctx->nerrors++;
+  else if (sev == SEV_WARNING)
+    ctx->nwarnings++;
+}
+
+void diag_where(const gdl_ctx *ctx, uint32_t file, uint32_t off,
+                uint32_t *line, uint32_t *col)
+{
+  const srcfile_t *f = &ctx->files[file];
+  uint32_t i, l = 1, c = 1;
+  if (off > f->len)
+    off = f->len;
+  for (i = 0; i < off; i++) {
+    if (f->text[i] == '\n') {
+      l++;
+      c = 1;
+    } else {
+      c++;
+    }
+  }
+  *line = l;
+  *col = c;
+}
+
+/* One diagnostic: the header line, the source line, the caret line.  A
+ * span over several lines is underlined to the end of its first line.
+ * Control characters in the source line are shown as '?'. */
+static void format_diag(gdl_ctx *ctx, strbuf_t *b, const diag_t *d)
+{
+  static const char *const sevname[] = { "error", "warning", "note" };
+  const srcfile_t *f;
+  uint32_t line, col, ls, le, i;
+  if (d->file == UINT32_MAX) {
+    sb_printf(ctx, b, "gdl: %s: %s\n", sevname[d->sev], d->msg);
+    return;
+  }
+  f = &ctx->files[d->file];
+  diag_where(ctx, d->file, d->start, &line, &col);
+  sb_printf(ctx, b, "%s:%u:%u: %s: %s\n", f->name, line, col,
+            sevname[d->sev], d->msg);
+  ls = d->start > f->len ? f->len : d->start;
+  while (ls > 0 && f->text[ls - 1] != '\n')
+    ls--;
+  le = ls;
+  while (le < f->len && f->text[le] != '\n' && f->text[le] != '\r')
+    le++;
+  if (le - ls > 400) {    /* a huge line: show a window around the span */
+    uint32_t from = d->start > ls + 60 ? d->start - 60 : ls;
+    uint32_t to = from + 200 < le ? from + 200 : le;
+    sb_puts(ctx, b, "  ...", 5);
+    for (i = from; i < to; i++) {
+      unsigned char ch = (unsigned char)f->text[i];
+      sb_putc(ctx, b, ch < 32 && ch != '\t' ? '?' : (char)ch);
+    }
+    sb_puts(ctx, b, "...\n     ", 9);
+    for (i = from; i < d->start && i < to; i++)
+      sb_putc(ctx, b, f->text[i] == '\t' ? '\t' : ' ');
+    sb_puts(ctx, b, "^\n", 2);
+    return;
+  }
+  sb_puts(ctx, b, "  ", 2);
+  for (i = ls; i < le; i++) {
+    unsigned char ch = (unsigned char)f->text[i];
+    sb_putc(ctx, b, (ch < 32 && ch != '\t') || ch == 127 ? '?' : (char)ch);
+  }
+  sb_puts(ctx, b, "\n  ", 3);
+  for (i = ls; i < d->start && i < le; i++)
+    sb_putc(ctx, b, f->text[i] == '\t' ? '\t' : ' ');
+  sb_putc(ctx, b, '^');
+  for (i = d->start + 1; i < d->end && i < le; i++)
+    sb_putc(ctx, b, '~');
+  sb_putc(ctx, b, '\n');
+}
+
+const char *gdl_diagnostics(const gdl_ctx *cctx)
+{
+  gdl_ctx *ctx = (gdl_ctx *)cctx;   /* formatting caches the text */
+  uint32_t i;
+  jmp_buf jb, *old = ctx->jmp;
+  ctx->jmp = &jb;
+  if (setjmp(jb)) {
+    ctx->jmp = old;
+    return "gdl: error: out of memory while formatting messages\n";
+  }
+  ctx->diagtext.n = 0;
+  sb_puts(ctx, &ctx->diagtext, "", 0);
+  for (i = 0; i < ctx->ndiags; i++)
+    format_diag(ctx, &ctx->diagtext, &ctx->diags[i]);
+  ctx->jmp = old;
+  return ctx->diagtext.s;
+}

@@ -1,0 +1,321 @@
+/*
+ * game.c - the game API on top of the evaluator: roles, the initial state,
+ * legal moves, next states, goals, terminal; states as values; questions.
+ *
+ * The context holds one current state.  Setting it clears the relations
+ * that depend on `true` and evaluates them again; computing a next state
+ * clears only those that depend on `does`.  So a searcher sets a state
+ * once and asks for the successor of each joint move in turn.
+ */
+#include <stdlib.h>
+#include <string.h>
+
+#include "internal.h"
+
+/* Merge sort of terms, by id (by_text = 0) or by gdl_term_cmp. */
+static void sort_terms(gdl_ctx *ctx, gdl_term *a, uint32_t n, int by_text)
+{
+  gdl_term *tmp;
+  uint32_t width, i;
+  if (n < 2)
+    return;
+  GROW(ctx, ctx->tmp, ctx->tmpcap, n);
+  tmp = ctx->tmp;
+  for (width = 1; width < n; width *= 2) {
+    for (i = 0; i < n; i += 2 * width) {
+      uint32_t lo = i, mid = i + width < n ? i + width : n;
+      uint32_t hi = i + 2 * width < n ? i + 2 * width : n;
+      uint32_t x = lo, y = mid, k = lo;
+      while (x < mid && y < hi) {
+        int c = by_text ? gdl_term_cmp(ctx, a[x], a[y])
+                        : (a[x] > a[y]) - (a[x] < a[y]);
+        tmp[k++] = c <= 0 ? a[x++] : a[y++];
+      }
+      while (x < mid)
+        tmp[k++] = a[x++];
+      while (y < hi)
+        tmp[k++] = a[y++];
+    }
+    memcpy(a, tmp, n * sizeof *a);
+  }
+}
+
+static uint32_t dedup(gdl_term *a, uint32_t n)
+{
+  uint32_t i, k = 0;
+  for (i = 0; i < n; i++)
+    if (k == 0 || a[k - 1] != a[i])
+      a[k++] = a[i];
+  return k;
+}
+
+static void need_game(gdl_ctx *ctx)
+{
+  if (!ctx->compiled)
+    ctx_throw(ctx, GDL_EINPUT, "no description compiled");
+  if (!ctx->is_game)
+    ctx_throw(ctx, GDL_EINPUT, "%s", ctx->not_game[0] ? ctx->not_game
+                                                       : "not a game");
+}
+
+static void need_state(gdl_ctx *ctx)
+{
+  need_game(ctx);
+  if (!ctx->have_state)
+    ctx_throw(ctx, GDL_EINPUT, "no current state");
+}
+
+/* The arguments of every fact of rel (arity 1), sorted by id, into *out. */
+static void collect_args(gdl_ctx *ctx, uint32_t rel, gdl_state *out)
+{
+  const rel_t *r = &ctx->rels[rel];
+  uint32_t i;
+  if (r->n > out->cap || !out->facts) {
+    out->facts = ctx_realloc(ctx, out->facts, (r->n + 1) * sizeof *out->facts);
+    out->cap = r->n + 1;
+  }
+  for (i = 0; i < r->n; i++)
+    out->facts[i] = TARG(ctx, r->facts[i], 0);
+  sort_terms(ctx, out->facts, r->n, 0);
+  out->n = dedup(out->facts, r->n);
+}
+
+size_t gdl_role_count(const gdl_ctx *ctx) { return ctx->nroles; }
+
+gdl_term gdl_role(const gdl_ctx *ctx, size_t i)
+{
+  return i < ctx->nroles ? ctx->roles[i] : 0;
+}
+
+int gdl_role_index(const gdl_ctx *ctx, gdl_term role)
+{
+  uint32_t i;
+  for (i = 0; i < ctx->nroles; i++)
+    if (ctx->roles[i] == role)
+      return (int)i;
+  return -1;
+}
+
+gdl_status gdl_initial(gdl_ctx *ctx, gdl_state *out)
+{
+  PROTECT(ctx);
+  need_game(ctx);
+  collect_args(ctx, ctx->r_init, out);
+  UNPROTECT(ctx);
+  return GDL_OK;
+}
+
+gdl_status gdl_set_state(gdl_ctx *ctx, const gdl_state *s)
+{
+  uint32_t i;
+  PROTECT(ctx);
+  need_game(ctx);
+  ctx->have_state = 0;
+  eval_clear(ctx, P_STATE);
+  for (i = 0; i < s->n; i++)
+    eval_insert(ctx, ctx->r_true, term_fn(ctx, S_TRUE, 1, &s->facts[i]));
+  eval_phase(ctx, P_STATE);
+  memset(ctx->legal_ok, 0, ctx->nroles);
+  ctx->have_state = 1;
+  UNPROTECT(ctx);
+  return GDL_OK;
+}
+
+gdl_status gdl_legal(gdl_ctx *ctx, size_t role, const gdl_term **moves,
+                     size_t *n)
+{
+  PROTECT(ctx);
+  need_state(ctx);
+  if (role >= ctx->nroles)
+    ctx_throw(ctx, GDL_EINPUT, "no role %zu", role);
+  if (!ctx->legal_ok[role]) {
+    const rel_t *r = &ctx->rels[ctx->r_legal];
+    uint32_t i, k = 0, cap = 0;
+    gdl_term *m = ctx->legal[role];
+    for (i = 0; i < r->n; i++)
+      if (TARG(ctx, r->facts[i], 0) == ctx->roles[role])
+        cap++;
+    m = ctx_realloc(ctx, m, (cap + 1) * sizeof *m);
+    ctx->legal[role] = m;
+    for (i = 0; i < r->n; i++)
+      if (TARG(ctx, r->facts[i], 0) == ctx->roles[role])
+        m[k++] = TARG(ctx, r->facts[i], 1);
+    sort_terms(ctx, m, k, 1);
+    ctx->nlegal[role] = k;
+    ctx->legal_ok[role] = 1;
+  }
+  *moves = ctx->legal[role];
+  *n = ctx->nlegal[role];
+  UNPROTECT(ctx);
+  return GDL_OK;
+}
+
+int gdl_is_legal(gdl_ctx *ctx, size_t role, gdl_term move)
+{
+  gdl_term args[2];
+  gdl_term t;
+  if (role >= ctx->nroles || !ctx->have_state)
+    return 0;
+  args[0] = ctx->roles[role];
+  args[1] = move;
+  t = term_find(ctx, S_LEGAL, 2, args);
+  return t && ctx->present[t];
+}
+
+int gdl_terminal(gdl_ctx *ctx)
+{
+  return ctx->have_state && ctx->rels[ctx->r_terminal].n > 0;
+}
+
+gdl_status gdl_goals(gdl_ctx *ctx, size_t role, const gdl_term **vals,
+                     size_t *n)
+{
+  const rel_t *r;
+  uint32_t i, k = 0;
+  PROTECT(ctx);
+  need_state(ctx);
+  r = &ctx->rels[ctx->r_goal];
+  GROW(ctx, ctx->goalbuf, ctx->goalcap, r->n);
+  for (i = 0; i < r->n; i++)
+    if (role < ctx->nroles && TARG(ctx, r->facts[i], 0) == ctx->roles[role])
+      ctx->goalbuf[k++] = TARG(ctx, r->facts[i], 1);
+  sort_terms(ctx, ctx->goalbuf, k, 1);
+  *vals = ctx->goalbuf;
+  *n = k;
+  UNPROTECT(ctx);
+  return GDL_OK;
+}
+
+long gdl_goal(gdl_ctx *ctx, size_t role)
+{
+  const rel_t *r;
+  uint32_t i;
+  long best = -1;
+  if (!ctx->have_state || role >= ctx->nroles)
+    return -1;
+  r = &ctx->rels[ctx->r_goal];
+  for (i = 0; i < r->n; i++)
+    if (TARG(ctx, r->facts[i], 0) == ctx->roles[role]) {
+      long v = gdl_term_int(ctx, TARG(ctx, r->facts[i], 1));
+      if (v > best)
+        best = v;
+    }
+  return best;
+}
+
+gdl_status gdl_next(gdl_ctx *ctx, const gdl_term *moves, gdl_state *out)
+{
+  uint32_t i;
+  PROTECT(ctx);
+  need_state(ctx);
+  eval_clear(ctx, P_MOVE);
+  for (i = 0; i < ctx->nroles; i++) {
+    gdl_term args[2];
+    args[0] = ctx->roles[i];
+    args[1] = moves[i];
+    eval_insert(ctx, ctx->r_does, term_fn(ctx, S_DOES, 2, args));
+  }
+  eval_phase(ctx, P_MOVE);
+  collect_args(ctx, ctx->r_next, out);
+  UNPROTECT(ctx);
+  return GDL_OK;
+}
+
+/* ---- states ----------------------------------------------------------- */
+
+void gdl_state_release(gdl_ctx *ctx, gdl_state *s)
+{
+  ctx_free(ctx, s->facts);
+  s->facts = NULL;
+  s->n = s->cap = 0;
+}
+
+gdl_status gdl_state_copy(gdl_ctx *ctx, gdl_state *dst, const gdl_state *src)
+{
+  PROTECT(ctx);
+  if (dst->cap < src->n || !dst->facts) {
+    dst->facts = ctx_realloc(ctx, dst->facts,
+                             (src->n + 1) * sizeof *dst->facts);
+    dst->cap = src->n + 1;
+  }
+  memcpy(dst->facts, src->facts, src->n * sizeof *dst->facts);
+  dst->n = src->n;
+  UNPROTECT(ctx);
+  return GDL_OK;
+}
+
+uint64_t gdl_state_hash(const gdl_state *s)
+{
+  uint64_t h = 1469598103934665603ull;
+  uint32_t i;
+  for (i = 0; i < s->n; i++) {
+    h ^= s->facts[i];
+    h *= 1099511628211ull;
+    h ^= h >> 29;
+  }
+  return h;
+}
+
+int gdl_state_equal(const gdl_state *a, const gdl_state *b)
+{
+  return a->n == b->n &&
+         (a->n == 0 || memcmp(a->facts, b->facts, a->n * sizeof *a->facts) == 0);
+}
+
+/* ---- questions -------------------------------------------------------- */
+
+static uint32_t max_var(const gdl_ctx *ctx, gdl_term t)
+{
+  const term_t *x = &ctx->terms[t];
+  uint32_t i, m = 0;
+  if (x->ground)
+    return 0;
+  if (x->kind == T_VAR)
+    return x->sym + 1;
+  for (i = 0; i < x->arity; i++) {
+    uint32_t v = max_var(ctx, TARG(ctx, t, i));
+    if (v > m)
+      m = v;
+  }
+  return m;
+}
+
+gdl_status gdl_query(gdl_ctx *ctx, gdl_term pattern, gdl_answer_fn fn,
+                     void *arg)
+{
+  const term_t *p;
+  int r;
+  uint32_t i, k = 0, nv;
+  gdl_term *ans;
+  PROTECT(ctx);
+  if (!ctx->compiled)
+    ctx_throw(ctx, GDL_EINPUT, "no description compiled");
+  p = &ctx->terms[pattern];
+  if (p->kind == T_VAR)
+    ctx_throw(ctx, GDL_EINPUT, "a question must name a relation");
+  r = rel_find(ctx, p->sym, p->kind == T_FN ? p->arity : 0);
+  if (r < 0) {
+    UNPROTECT(ctx);
+    return GDL_OK;
+  }
+  nv = max_var(ctx, pattern) + 1;
+  if (nv > ctx->bindcap) {
+    ctx->bind = ctx_realloc(ctx, ctx->bind, nv * sizeof *ctx->bind);
+    ctx->trail = ctx_realloc(ctx, ctx->trail, nv * sizeof *ctx->trail);
+    ctx->bindcap = nv;
+  }
+  ans = ctx_alloc(ctx, (ctx->rels[r].n + 1) * sizeof *ans);
+  for (i = 0; i < ctx->rels[r].n; i++) {
+    memset(ctx->bind, 0, nv * sizeof *ctx->bind);
+    ctx->ntrail = 0;
+    if (eval_match(ctx, pattern, ctx->rels[r].facts[i]))
+      ans[k++] = ctx->rels[r].facts[i];
+  }
+  sort_terms(ctx, ans, k, 1);
+  UNPROTECT(ctx);
+  for (i = 0; i < k; i++)
+    if (fn(arg, ans[i]))
+      break;
+  ctx_free(ctx, ans);
+  return GDL_OK;
+}

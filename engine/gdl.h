@@ -1,0 +1,154 @@
+/*
+ * gdl.h - the public interface of libgdl: read GDL (the Game Description
+ * Language of General Game Playing), check it, and evaluate it by forward
+ * chaining.
+ *
+ * Ownership, stated once: a gdl_ctx owns every byte the library allocates.
+ * Strings and arrays returned by a gdl_* function stay valid until the next
+ * call on the same context that changes what they describe (loading, setting
+ * a state, computing a next state), or until gdl_free().  A gdl_state is a
+ * value the caller holds; its fact array is allocated through the context
+ * and released with gdl_state_release().  Nothing here calls exit(); every
+ * function that can fail returns a gdl_status and leaves a message in the
+ * context (gdl_errmsg(), gdl_diagnostics()).
+ *
+ * Terms (symbols and compound terms) are interned: a gdl_term is a small
+ * integer, equal terms have equal ids, and ids stay valid for the life of
+ * the context.
+ */
+#ifndef GDL_H
+#define GDL_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#define GDL_VERSION "0.1.0"
+
+typedef struct gdl_ctx gdl_ctx;
+typedef uint32_t gdl_term;   /* an interned term; 0 is "no term" */
+
+typedef enum {
+  GDL_OK = 0,
+  GDL_ENONE = 1,     /* nothing found: no answer, no plan */
+  GDL_EINPUT = 2,    /* bad input: syntax, semantics, unknown move, I/O */
+  GDL_ELIMIT = 3,    /* a limit (memory, facts, states, time) stopped the work */
+} gdl_status;
+
+/* A state: the set of true fluents, sorted by term id, without duplicates.
+ * Initialise with {0}; the library grows `facts` through the context. */
+typedef struct {
+  uint32_t n, cap;   /* facts in use, facts allocated */
+  gdl_term *facts;   /* fluents (the arguments of `true`) */
+} gdl_state;
+
+/* Flags for gdl_compile(). */
+enum {
+  GDL_CLEAN = 1,     /* accept (not (distinct a b)) as a = b, as ggp-base's cleaner does */
+};
+
+/* ---- context ---------------------------------------------------------- */
+
+/* A new context, or NULL when memory is exhausted. */
+gdl_ctx *gdl_new(void);
+/* Frees the context and everything it owns.  NULL is a no-op. */
+void gdl_free(gdl_ctx *ctx);
+/* Memory limit in bytes for everything the context allocates (0: none).
+ * Work that would exceed it stops with GDL_ELIMIT. */
+void gdl_set_memory_limit(gdl_ctx *ctx, size_t bytes);
+/* Bytes allocated now, and the most ever allocated at once. */
+size_t gdl_memory_used(const gdl_ctx *ctx);
+size_t gdl_memory_peak(const gdl_ctx *ctx);
+/* A limit on the number of derived facts held at once (0: the default, 20M). */
+void gdl_set_fact_limit(gdl_ctx *ctx, size_t facts);
+/* When set to a non-zero value (e.g. from a signal handler), long work
+ * stops at the next check with GDL_ELIMIT. */
+void gdl_set_interrupt(gdl_ctx *ctx, volatile int *flag);
+
+/* The message of the last failure (one line, no trailing newline). */
+const char *gdl_errmsg(const gdl_ctx *ctx);
+/* Every diagnostic so far, formatted as FILE:LINE:COL: error|warning:
+ * message, the source line and a caret line; "" when none. */
+const char *gdl_diagnostics(const gdl_ctx *ctx);
+size_t gdl_error_count(const gdl_ctx *ctx);
+size_t gdl_warning_count(const gdl_ctx *ctx);
+
+/* ---- loading and checking --------------------------------------------- */
+
+/* Reads and parses a file (and the files it names with `;#include "F"`).
+ * Several loads before gdl_compile() form one description. */
+gdl_status gdl_load_file(gdl_ctx *ctx, const char *path);
+/* The same for text in memory; `name` is used in messages. */
+gdl_status gdl_load_string(gdl_ctx *ctx, const char *name, const char *text,
+                           size_t len);
+/* Checks everything loaded and prepares it for evaluation.  GDL_EINPUT when
+ * there are errors (see gdl_diagnostics()).  A description that mentions no
+ * game keyword is a plain rule base: it compiles, and gdl_is_game() is 0. */
+gdl_status gdl_compile(gdl_ctx *ctx, unsigned flags);
+/* 1 when the description is a game (has role, legal, goal, terminal). */
+int gdl_is_game(const gdl_ctx *ctx);
+/* When the description is not a complete game: why (one line), else NULL. */
+const char *gdl_not_game_reason(const gdl_ctx *ctx);
+
+/* ---- terms ------------------------------------------------------------ */
+
+/* Parses KIF text as one ground term (variables allowed when
+ * allow_vars).  GDL_EINPUT with a message when it is not one term. */
+gdl_status gdl_parse_term(gdl_ctx *ctx, const char *text, int allow_vars,
+                          gdl_term *out);
+/* Parses KIF text as a sequence of terms (moves on a command line);
+ * `label` names the text in messages.  The array lives in the context. */
+gdl_status gdl_parse_terms(gdl_ctx *ctx, const char *label, const char *text,
+                           int allow_vars, gdl_term **out, size_t *n);
+/* The term as KIF text with single spaces.  Valid until the next call. */
+const char *gdl_term_str(gdl_ctx *ctx, gdl_term t);
+/* Appends the KIF text of t to buf (size n, always terminated); returns the
+ * length the full text needs. */
+size_t gdl_term_write(const gdl_ctx *ctx, gdl_term t, char *buf, size_t n);
+/* Structural order on terms by symbol text: deterministic across runs. */
+int gdl_term_cmp(const gdl_ctx *ctx, gdl_term a, gdl_term b);
+/* The integer value of a numeric symbol, or -1. */
+long gdl_term_int(const gdl_ctx *ctx, gdl_term t);
+
+/* ---- the game --------------------------------------------------------- */
+
+size_t gdl_role_count(const gdl_ctx *ctx);
+gdl_term gdl_role(const gdl_ctx *ctx, size_t i);
+/* The index of a role term, or -1. */
+int gdl_role_index(const gdl_ctx *ctx, gdl_term role);
+
+/* The initial state (the init facts) into *out. */
+gdl_status gdl_initial(gdl_ctx *ctx, gdl_state *out);
+/* Makes `s` the current state: legal, goal and terminal are computed. */
+gdl_status gdl_set_state(gdl_ctx *ctx, const gdl_state *s);
+/* The legal moves of a role in the current state, sorted by gdl_term_cmp. */
+gdl_status gdl_legal(gdl_ctx *ctx, size_t role, const gdl_term **moves,
+                     size_t *n);
+/* 1 when the current state is terminal. */
+int gdl_terminal(gdl_ctx *ctx);
+/* The goal values of a role in the current state (usually one), sorted. */
+gdl_status gdl_goals(gdl_ctx *ctx, size_t role, const gdl_term **vals,
+                     size_t *n);
+/* The goal of a role as a number: the largest numeric value, or -1. */
+long gdl_goal(gdl_ctx *ctx, size_t role);
+/* The next state from the current one with moves[i] played by role i. */
+gdl_status gdl_next(gdl_ctx *ctx, const gdl_term *moves, gdl_state *out);
+/* 1 when move is legal for role in the current state. */
+int gdl_is_legal(gdl_ctx *ctx, size_t role, gdl_term move);
+
+/* ---- states ----------------------------------------------------------- */
+
+void gdl_state_release(gdl_ctx *ctx, gdl_state *s);
+gdl_status gdl_state_copy(gdl_ctx *ctx, gdl_state *dst, const gdl_state *src);
+uint64_t gdl_state_hash(const gdl_state *s);
+int gdl_state_equal(const gdl_state *a, const gdl_state *b);
+
+/* ---- questions -------------------------------------------------------- */
+
+/* Calls fn for every instance of `pattern` (a term with variables) that
+ * holds in the current state (or, for a rule base, at all), in
+ * gdl_term_cmp order.  fn returns non-zero to stop. */
+typedef int (*gdl_answer_fn)(void *arg, gdl_term answer);
+gdl_status gdl_query(gdl_ctx *ctx, gdl_term pattern, gdl_answer_fn fn,
+                     void *arg);
+
+#endif

@@ -1,0 +1,302 @@
+/*
+ * internal.h - the types the engine's modules share.  Not installed.
+ *
+ * Memory: every allocation goes through ctx_alloc()/ctx_realloc(), which
+ * count bytes against the context's limit and keep every block on a list,
+ * so gdl_free() releases all of it.  When memory runs out, or a limit
+ * trips, the allocator (or ctx_throw()) long-jumps to the innermost public
+ * entry point (PROTECT), which returns the status; structures are always
+ * updated after the allocation they need succeeded, so they stay whole.
+ */
+#ifndef GDL_INTERNAL_H
+#define GDL_INTERNAL_H
+
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stdint.h>
+#include <stddef.h>
+
+#include "gdl.h"
+#include "../grammar/ast.h"
+
+/* ---- memory (ctx.c) --------------------------------------------------- */
+
+void *ctx_alloc(gdl_ctx *ctx, size_t n);             /* zeroed */
+void *ctx_realloc(gdl_ctx *ctx, void *p, size_t n);
+void ctx_free(gdl_ctx *ctx, void *p);
+void *ctx_arena(gdl_ctx *ctx, size_t n);             /* zeroed, freed with ctx */
+char *ctx_strdup(gdl_ctx *ctx, const char *s, size_t n);
+/* Grows *p (elements of size `sz`) so that index `need` fits. */
+void ctx_grow(gdl_ctx *ctx, void **p, uint32_t *cap, uint32_t need, size_t sz);
+#define GROW(ctx, arr, cap, need) \
+  ctx_grow((ctx), (void **)&(arr), &(cap), (need), sizeof *(arr))
+
+/* Stops the current operation with `st`; the message is kept. */
+_Noreturn void ctx_throw(gdl_ctx *ctx, gdl_status st, const char *fmt, ...);
+void ctx_setmsg(gdl_ctx *ctx, const char *fmt, ...);
+/* Polls the interrupt flag; throws GDL_ELIMIT when set. */
+void ctx_poll(gdl_ctx *ctx);
+
+#define PROTECT(ctx)                                                     \
+  jmp_buf jb_; jmp_buf *oldjb_ = (ctx)->jmp;                             \
+  (ctx)->jmp = &jb_;                                                     \
+  if (setjmp(jb_)) { (ctx)->jmp = oldjb_; return (ctx)->thrown; }
+#define UNPROTECT(ctx) ((ctx)->jmp = oldjb_)
+
+/* ---- diagnostics (ctx.c) ---------------------------------------------- */
+
+enum { SEV_ERROR, SEV_WARNING, SEV_NOTE };
+
+typedef struct {
+  uint8_t sev;
+  uint32_t file, start, end;
+  char *msg;
+} diag_t;
+
+void diag_add(gdl_ctx *ctx, int sev, uint32_t file, uint32_t start,
+              uint32_t end, const char *fmt, ...);
+/* FILE:LINE:COL for a position (buffer must hold 64 bytes + name). */
+void diag_where(const gdl_ctx *ctx, uint32_t file, uint32_t off,
+                uint32_t *line, uint32_t *col);
+
+typedef struct {
+  char *name;       /* as given, for messages */
+  char *text;       /* whole content */
+  uint32_t len;
+} srcfile_t;
+
+/* ---- symbols and terms (term.c) --------------------------------------- */
+
+/* Keyword symbols have fixed ids, interned first. */
+enum {
+  S_NONE, S_ROLE, S_INIT, S_TRUE, S_DOES, S_LEGAL, S_NEXT, S_GOAL,
+  S_TERMINAL, S_DISTINCT, S_NOT, S_OR, S_IMPLIES, S_BASE, S_INPUT,
+  S_NKEYWORDS
+};
+
+typedef struct {
+  uint32_t off, len;   /* text in ctx->symtext */
+  uint32_t hash;
+  int32_t num;         /* numeric value, or -1 */
+} sym_t;
+
+enum { T_SYM, T_VAR, T_FN };
+
+typedef struct {
+  uint8_t kind;        /* T_SYM, T_VAR, T_FN */
+  uint8_t ground;      /* no variables inside */
+  uint16_t arity;      /* T_FN: number of arguments */
+  uint32_t sym;        /* T_SYM, T_FN: symbol; T_VAR: variable index */
+  uint32_t args;       /* T_FN: offset of the arguments in ctx->targs */
+  uint32_t hash;
+} term_t;
+
+uint32_t sym_intern(gdl_ctx *ctx, const char *s, size_t n);
+const char *sym_text(const gdl_ctx *ctx, uint32_t sym);
+uint32_t sym_len(const gdl_ctx *ctx, uint32_t sym);
+
+gdl_term term_sym(gdl_ctx *ctx, uint32_t sym);
+gdl_term term_var(gdl_ctx *ctx, uint32_t index);
+/* The term f(args), created when missing. */
+gdl_term term_fn(gdl_ctx *ctx, uint32_t f, uint32_t arity,
+                 const gdl_term *args);
+/* The same, but 0 when the term does not exist yet. */
+gdl_term term_find(const gdl_ctx *ctx, uint32_t f, uint32_t arity,
+                   const gdl_term *args);
+#define TERM(ctx, t) (&(ctx)->terms[t])
+#define TARG(ctx, t, i) ((ctx)->targs[(ctx)->terms[t].args + (i)])
+/* The relation key of an atom term: symbol and arity. */
+uint32_t term_functor(const gdl_ctx *ctx, gdl_term t);
+uint32_t term_arity(const gdl_ctx *ctx, gdl_term t);
+
+/* Writes KIF text into a growing buffer. */
+typedef struct {
+  char *s;
+  uint32_t n, cap;
+} strbuf_t;
+void sb_putc(gdl_ctx *ctx, strbuf_t *b, char c);
+void sb_puts(gdl_ctx *ctx, strbuf_t *b, const char *s, size_t n);
+void sb_printf(gdl_ctx *ctx, strbuf_t *b, const char *fmt, ...);
+void sb_term(gdl_ctx *ctx, strbuf_t *b, gdl_term t, const uint32_t *varnames);
+
+/* ---- the program (check.c) -------------------------------------------- */
+
+enum { L_POS, L_NEG, L_DISTINCT, L_EQUAL };
+
+typedef struct {
+  uint8_t kind;          /* L_POS, L_NEG, L_DISTINCT, L_EQUAL */
+  uint8_t rec;           /* may use a rule of its own rule's component */
+  uint32_t rel;          /* L_POS, L_NEG: relation */
+  gdl_term a, b;         /* L_POS/L_NEG: the atom in a; else the two terms */
+  const gdl_node *src;   /* where it was written */
+} lit_t;
+
+typedef struct {
+  uint32_t lit;          /* body literal */
+  int32_t key;           /* argument whose value is known here, or -1 */
+} step_t;
+
+typedef struct {
+  step_t *steps;
+  uint32_t n;
+} plan_t;
+
+typedef struct {
+  uint32_t rel;          /* head relation */
+  gdl_term head;         /* head atom */
+  lit_t *body;
+  uint32_t nbody;
+  uint32_t nvars;
+  uint32_t *varnames;    /* symbol of each variable */
+  const gdl_node *src;   /* the whole rule or fact as written */
+  const gdl_node *hsrc;  /* its head */
+  uint32_t scc;
+  plan_t full;           /* the join order for a whole evaluation */
+  plan_t *delta;         /* per body literal in the same SCC: join order
+                            with that literal first (semi-naive), else n=0 */
+} rule_t;
+
+enum { P_STATIC, P_STATE, P_MOVE };
+
+typedef struct {
+  uint32_t *head;        /* map slot -> key term; 0 empty */
+  uint32_t *val;         /* map slot -> last fact index + 1 */
+  uint32_t mask;         /* slots - 1 */
+  uint32_t used;
+  uint32_t *chain;       /* per fact: previous fact index + 1 with that key */
+  uint32_t chaincap;
+} index_t;
+
+typedef struct {
+  uint32_t sym;
+  uint32_t arity;
+  uint8_t phase;         /* P_STATIC, P_STATE or P_MOVE */
+  uint8_t defined;       /* has a rule or a fact */
+  uint8_t bare, parens;  /* seen as `p`, seen as `(p)` (arity 0) */
+  uint32_t scc;
+  uint32_t file, start, end;   /* first use, for messages */
+  gdl_term *facts;       /* derived facts (atoms), insertion order */
+  uint32_t n, cap;
+  index_t *idx;          /* per argument, built when first needed */
+  uint32_t dlo, dhi;     /* semi-naive: the delta range */
+} rel_t;
+
+typedef struct {
+  uint32_t *rels, nrels;       /* the relations its rules add to */
+  uint32_t *rules, nrules;
+  uint8_t recursive;
+  uint8_t phase;
+} scc_t;
+
+uint32_t rel_get(gdl_ctx *ctx, uint32_t sym, uint32_t arity);
+int rel_find(const gdl_ctx *ctx, uint32_t sym, uint32_t arity);
+
+/* ---- evaluation (eval.c) ---------------------------------------------- */
+
+/* Evaluates every stratum of a phase, in order. */
+void eval_phase(gdl_ctx *ctx, int phase);
+/* Empties the relations of a phase (and of the later phases). */
+void eval_clear(gdl_ctx *ctx, int phase);
+/* Adds a fact; returns 1 when it is new. */
+int eval_insert(gdl_ctx *ctx, uint32_t rel, gdl_term atom);
+/* Builds the join orders of every rule. */
+void eval_plan(gdl_ctx *ctx);
+/* Matching a pattern against a ground term, with ctx->bind. */
+int eval_match(gdl_ctx *ctx, gdl_term pat, gdl_term g);
+
+/* ---- loading (load.c) ------------------------------------------------- */
+
+/* Parses a buffer registered as file `file` into a list of forms. */
+gdl_node *load_parse(gdl_ctx *ctx, uint32_t file);
+uint32_t load_add_file(gdl_ctx *ctx, const char *name, const char *text,
+                       size_t len);
+
+/* ---- the context ------------------------------------------------------ */
+
+typedef struct block block_t;
+
+struct gdl_ctx {
+  /* memory */
+  block_t *blocks;             /* every live allocation */
+  size_t used, peak, limit;    /* bytes */
+  long fail_after;             /* tests: fail the n-th allocation (-1: off) */
+  char **arenas;               /* arena chunks */
+  uint32_t narenas, arenacap;
+  char *arena_p;               /* free space in the current chunk */
+  size_t arena_left;
+  jmp_buf *jmp;                /* innermost PROTECT */
+  gdl_status thrown;
+  volatile int *interrupt;
+  uint32_t poll;
+
+  /* messages */
+  char errmsg[512];
+  diag_t *diags;
+  uint32_t ndiags, diagcap;
+  uint32_t nerrors, nwarnings;
+  strbuf_t diagtext;
+
+  /* sources */
+  srcfile_t *files;
+  uint32_t nfiles, filecap;
+  gdl_node forms;              /* every top-level form loaded, in order */
+  uint32_t *incl_file;         /* pending includes: requesting file */
+  char **incl_path;
+  uint32_t *incl_start, *incl_end;
+  uint32_t nincl, inclcap, incl_done;
+
+  /* symbols */
+  char *symtext;
+  uint32_t symtextlen, symtextcap;
+  sym_t *syms;
+  uint32_t nsyms, symcap;
+  uint32_t *symhash;           /* open addressing, sym ids */
+  uint32_t symmask;
+
+  /* terms */
+  term_t *terms;
+  uint32_t nterms, termcap;
+  gdl_term *targs;
+  uint32_t ntargs, targcap;
+  uint32_t *termhash;
+  uint32_t termmask;
+  uint8_t *present;            /* per term: a fact in the database now */
+  strbuf_t termtext;
+
+  /* the program */
+  int compiled;
+  int is_game;
+  int game_words;              /* a game keyword is used as a relation */
+  char not_game[200];          /* why it is not a game, or "" */
+  rel_t *rels;
+  uint32_t nrels, relcap;
+  uint32_t *relhash;           /* (sym, arity) -> rel+1 */
+  uint32_t relmask;
+  rule_t *rules;
+  uint32_t nrules, rulecap;
+  scc_t *sccs;                 /* in evaluation order */
+  uint32_t nsccs;
+  uint32_t r_role, r_init, r_true, r_does, r_legal, r_next, r_goal,
+           r_terminal;         /* relation ids of the keywords */
+  size_t nfacts, fact_limit;   /* facts held now, and the limit */
+
+  /* evaluation */
+  gdl_term *bind;              /* variable bindings of the rule in hand */
+  uint32_t *trail;
+  uint32_t ntrail, bindcap;
+  gdl_term *roles;
+  uint32_t nroles;
+  int have_state;              /* a state is set */
+  gdl_term **legal;            /* per role: sorted legal moves, cached */
+  uint32_t *nlegal;
+  uint8_t *legal_ok;
+  gdl_term *goalbuf;
+  uint32_t goalcap;
+  gdl_term *tmp;
+  uint32_t tmpcap;
+};
+
+/* Facts of relation r. */
+#define REL(ctx, r) (&(ctx)->rels[r])
+
+#endif

@@ -1,0 +1,270 @@
+/*
+ * load.c - reading files into the context and handing them to the parser;
+ * the services the parser asks of the context (nodes, symbols, errors,
+ * includes); parsing terms given on the command line.
+ *
+ * `;#include "PATH"` at the start of a line names another file, relative
+ * to the including file; each file is read once however often it is named.
+ */
+#include <errno.h>
+#include <limits.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+
+#include "internal.h"
+
+#define MAX_FILE_BYTES (256u << 20)
+
+uint32_t load_add_file(gdl_ctx *ctx, const char *name, const char *text,
+                       size_t len)
+{
+  srcfile_t *f;
+  GROW(ctx, ctx->files, ctx->filecap, ctx->nfiles);
+  f = &ctx->files[ctx->nfiles];
+  f->name = ctx_strdup(ctx, name, strlen(name));
+  f->text = ctx_alloc(ctx, len + 1);
+  memcpy(f->text, text, len);
+  f->len = (uint32_t)len;
+  return ctx->nfiles++;
+}
+
+gdl_node *gdl_ast_new(gdl_ctx *ctx, int kind, uint32_t file, uint32_t start,
+                      uint32_t end)
+{
+  gdl_node *n = ctx_arena(ctx, sizeof *n);
+  n->kind = (uint8_t)kind;
+  n->file = file;
+  n->start = start;
+  n->end = end;
+  return n;
+}
+
+/* Keywords are case-insensitive: a symbol that spells one in any case is
+ * that keyword; every other symbol keeps its case. */
+uint32_t gdl_ast_intern(gdl_ctx *ctx, const char *text, size_t len, int fold)
+{
+  if (fold && len <= 8) {
+    char low[9];
+    size_t i;
+    uint32_t k;
+    for (i = 0; i < len; i++)
+      low[i] = (char)(text[i] >= 'A' && text[i] <= 'Z' ? text[i] + 32
+                                                       : text[i]);
+    low[len] = 0;
+    for (k = 1; k < S_NKEYWORDS; k++)
+      if (strcmp(low, sym_text(ctx, k)) == 0)
+        return k;
+  }
+  return sym_intern(ctx, text, len);
+}
+
+void gdl_ast_error(gdl_ctx *ctx, uint32_t file, uint32_t start, uint32_t end,
+                   const char *msg)
+{
+  diag_add(ctx, SEV_ERROR, file, start, end, "%s", msg);
+}
+
+void gdl_ast_include(gdl_ctx *ctx, uint32_t file, uint32_t start,
+                     uint32_t end, const char *path, size_t len)
+{
+  uint32_t i = ctx->nincl;
+  GROW(ctx, ctx->incl_file, ctx->inclcap, i);
+  ctx->incl_path = ctx_realloc(ctx, ctx->incl_path,
+                               ctx->inclcap * sizeof *ctx->incl_path);
+  ctx->incl_start = ctx_realloc(ctx, ctx->incl_start,
+                                ctx->inclcap * sizeof *ctx->incl_start);
+  ctx->incl_end = ctx_realloc(ctx, ctx->incl_end,
+                              ctx->inclcap * sizeof *ctx->incl_end);
+  ctx->incl_file[i] = file;
+  ctx->incl_path[i] = ctx_strdup(ctx, path, len);
+  ctx->incl_start[i] = start;
+  ctx->incl_end[i] = end;
+  ctx->nincl++;
+}
+
+gdl_node *load_parse(gdl_ctx *ctx, uint32_t file)
+{
+  gdl_node *forms = gdl_ast_new(ctx, N_LIST, file, 0, ctx->files[file].len);
+  gdl_parse_file(ctx, file, ctx->files[file].text, ctx->files[file].len,
+                 forms);
+  return forms;
+}
+
+static void append_forms(gdl_ctx *ctx, gdl_node *forms)
+{
+  gdl_node *all = &ctx->forms;
+  if (!forms->first)
+    return;
+  if (all->last)
+    all->last->next = forms->first;
+  else
+    all->first = forms->first;
+  all->last = forms->last;
+  all->n += forms->n;
+}
+
+/* Reads a whole file; returns 0 and a message in *why on failure. */
+static char *read_file(gdl_ctx *ctx, const char *path, size_t *len,
+                       const char **why)
+{
+  FILE *f = fopen(path, "rb");
+  struct stat st;
+  char *buf;
+  size_t cap = 65536, n = 0;
+  if (!f) {
+    *why = strerror(errno);
+    return NULL;
+  }
+  if (fstat(fileno(f), &st) == 0 && S_ISDIR(st.st_mode)) {
+    fclose(f);
+    *why = "is a directory";
+    return NULL;
+  }
+  buf = malloc(cap);
+  while (buf) {
+    size_t got = fread(buf + n, 1, cap - n, f);
+    n += got;
+    if (n > MAX_FILE_BYTES) {
+      free(buf);
+      fclose(f);
+      *why = "file larger than 256 MB";
+      return NULL;
+    }
+    if (got == 0)
+      break;
+    if (n == cap) {
+      char *nb = realloc(buf, cap * 2);
+      if (!nb) {
+        free(buf);
+        buf = NULL;
+        break;
+      }
+      buf = nb;
+      cap *= 2;
+    }
+  }
+  if (!buf || ferror(f)) {
+    *why = buf ? strerror(errno) : "out of memory";
+    free(buf);
+    fclose(f);
+    return NULL;
+  }
+  fclose(f);
+  (void)ctx;
+  *len = n;
+  return buf;
+}
+
+static int already_loaded(gdl_ctx *ctx, const char *path)
+{
+  char real[PATH_MAX], other[PATH_MAX];
+  uint32_t i;
+  if (!realpath(path, real))
+    return 0;
+  for (i = 0; i < ctx->nfiles; i++)
+    if (realpath(ctx->files[i].name, other) && strcmp(real, other) == 0)
+      return 1;
+  return 0;
+}
+
+/* Copies text read with stdio into the context, and frees it even when
+ * the copy fails. */
+static uint32_t adopt(gdl_ctx *ctx, const char *path, char *text, size_t len)
+{
+  jmp_buf jb, *old = ctx->jmp;
+  uint32_t file;
+  ctx->jmp = &jb;
+  if (setjmp(jb)) {
+    ctx->jmp = old;
+    free(text);
+    longjmp(*ctx->jmp, 1);
+  }
+  file = load_add_file(ctx, path, text, len);
+  ctx->jmp = old;
+  free(text);
+  return file;
+}
+
+static gdl_status load_one(gdl_ctx *ctx, const char *path, uint32_t from,
+                           uint32_t start, uint32_t end)
+{
+  size_t len;
+  const char *why = NULL;
+  char *text = read_file(ctx, path, &len, &why);
+  uint32_t file;
+  if (!text) {
+    if (from == UINT32_MAX)
+      diag_add(ctx, SEV_ERROR, UINT32_MAX, 0, 0, "cannot read %s: %s", path,
+               why);
+    else
+      diag_add(ctx, SEV_ERROR, from, start, end, "cannot include %s: %s",
+               path, why);
+    ctx_setmsg(ctx, "cannot read %s: %s", path, why);
+    return GDL_EINPUT;
+  }
+  file = adopt(ctx, path, text, len);
+  append_forms(ctx, load_parse(ctx, file));
+  return GDL_OK;
+}
+
+/* Loads the includes requested so far, each relative to its file. */
+static void load_includes(gdl_ctx *ctx)
+{
+  while (ctx->incl_done < ctx->nincl) {
+    uint32_t i = ctx->incl_done++;
+    const char *from = ctx->files[ctx->incl_file[i]].name;
+    const char *p = ctx->incl_path[i];
+    const char *slash = strrchr(from, '/');
+    strbuf_t b = { 0, 0, 0 };
+    if (p[0] != '/' && slash)
+      sb_puts(ctx, &b, from, (size_t)(slash - from + 1));
+    sb_puts(ctx, &b, p, strlen(p));
+    if (!already_loaded(ctx, b.s))
+      load_one(ctx, b.s, ctx->incl_file[i], ctx->incl_start[i],
+               ctx->incl_end[i]);
+    ctx_free(ctx, b.s);
+  }
+}
+
+gdl_status gdl_load_file(gdl_ctx *ctx, const char *path)
+{
+  gdl_status st;
+  size_t before = ctx->nerrors;
+  PROTECT(ctx);
+  if (ctx->compiled)
+    ctx_throw(ctx, GDL_EINPUT, "the description is already compiled");
+  if (already_loaded(ctx, path)) {
+    UNPROTECT(ctx);
+    return GDL_OK;
+  }
+  st = load_one(ctx, path, UINT32_MAX, 0, 0);
+  if (st == GDL_OK)
+    load_includes(ctx);
+  UNPROTECT(ctx);
+  if (st == GDL_OK && ctx->nerrors > before) {
+    ctx_setmsg(ctx, "%s has errors", path);
+    st = GDL_EINPUT;
+  }
+  return st;
+}
+
+gdl_status gdl_load_string(gdl_ctx *ctx, const char *name, const char *text,
+                           size_t len)
+{
+  size_t before = ctx->nerrors;
+  PROTECT(ctx);
+  if (ctx->compiled)
+    ctx_throw(ctx, GDL_EINPUT, "the description is already compiled");
+  if (len > MAX_FILE_BYTES)
+    ctx_throw(ctx, GDL_EINPUT, "%s: text larger than 256 MB", name);
+  append_forms(ctx, load_parse(ctx, load_add_file(ctx, name, text, len)));
+  load_includes(ctx);
+  UNPROTECT(ctx);
+  if (ctx->nerrors > before) {
+    ctx_setmsg(ctx, "%s has errors", name);
+    return GDL_EINPUT;
+  }
+  return GDL_OK;
+}

@@ -1,0 +1,133 @@
+/*
+ * parser.y - KIF s-expressions into a tree of gdl_node.  A pure, reentrant
+ * bison parser; the scanner (lexer.l) has already balanced the
+ * parentheses, so this grammar only builds lists.  Nodes are owned by the
+ * context's arena, so the %destructor has nothing to free.
+ */
+%code requires {
+#include <stddef.h>
+#include "ast.h"
+#include "lexstate.h"
+typedef void *yyscan_t;
+#define YYLLOC_DEFAULT(Cur, Rhs, N)                                      \
+  do {                                                                   \
+    if (N) {                                                             \
+      (Cur).start = YYRHSLOC(Rhs, 1).start;                              \
+      (Cur).end = YYRHSLOC(Rhs, N).end;                                  \
+    } else {                                                             \
+      (Cur).start = (Cur).end = YYRHSLOC(Rhs, 0).end;                    \
+    }                                                                    \
+  } while (0)
+}
+
+%code provides {
+int gdl_lex_next(YYSTYPE *lval, YYLTYPE *lloc, yyscan_t scanner);
+}
+
+%code {
+#include "lexer.h"
+#define yylex gdl_lex_next
+static void yyerror(YYLTYPE *loc, yyscan_t scanner, gdl_node *forms,
+                    const char *msg);
+
+static void append(gdl_node *list, gdl_node *child)
+{
+  if (list->last)
+    list->last->next = child;
+  else
+    list->first = child;
+  list->last = child;
+  list->n++;
+}
+}
+
+%define api.pure full
+%define api.location.type {gdl_loc}
+%define parse.error verbose
+%locations
+%param {yyscan_t scanner}
+%parse-param {gdl_node *forms}
+%expect 0
+
+%union { gdl_node *node; }
+
+%token <node> SYMBOL "symbol" VARIABLE "variable"
+%token LPAREN "(" RPAREN ")"
+%token ABORT "nesting limit"
+%type <node> form items
+
+%destructor { (void)$$; /* arena-owned */ } <node>
+
+%%
+
+file
+  : %empty
+  | file form           { append(forms, $2); }
+  ;
+
+form
+  : SYMBOL              { $$ = $1; }
+  | VARIABLE            { $$ = $1; }
+  | "(" items ")"       {
+      $$ = $2;
+      $$->start = @1.start;
+      $$->end = @3.end;
+    }
+  ;
+
+items
+  : %empty              {
+      struct gdl_lexstate *ls = yyget_extra(scanner);
+      $$ = gdl_ast_new(ls->ctx, N_LIST, ls->file, 0, 0);
+    }
+  | items form          { $$ = $1; append($$, $2); }
+  ;
+
+%%
+
+#undef yylex   /* from here on, yylex is flex's scanner itself */
+
+/* The scanner, with the '(' left open at the end of the file closed. */
+int gdl_lex_next(YYSTYPE *lval, YYLTYPE *lloc, yyscan_t scanner)
+{
+  struct gdl_lexstate *ls = yyget_extra(scanner);
+  int tok;
+  if (ls->closing > 0) {
+    ls->closing--;
+    lloc->start = lloc->end = ls->off;
+    return RPAREN;
+  }
+  tok = yylex(lval, lloc, scanner);
+  if (tok == 0 && ls->depth > 0) {
+    gdl_ast_error(ls->ctx, ls->file, ls->outer, ls->outer + 1,
+                  "unclosed '(': the file ends before its ')'");
+    ls->closing = ls->depth - 1;
+    ls->depth = 0;
+    lloc->start = lloc->end = ls->off;
+    return RPAREN;
+  }
+  return tok;
+}
+
+/* Only reached when the scanner stops the parse (ABORT); it has said why. */
+static void yyerror(YYLTYPE *loc, yyscan_t scanner, gdl_node *forms,
+                    const char *msg)
+{
+  (void)loc; (void)scanner; (void)forms; (void)msg;
+}
+
+int gdl_parse_file(gdl_ctx *ctx, uint32_t file, const char *text,
+                   size_t len, gdl_node *forms)
+{
+  struct gdl_lexstate ls = { ctx, file, 0, 0, 0, 0, 0 };
+  yyscan_t scanner;
+  YY_BUFFER_STATE buf;
+  int rc;
+  if (yylex_init_extra(&ls, &scanner) != 0)
+    return 1;
+  buf = yy_scan_bytes(text, (int)len, scanner);
+  rc = yyparse(scanner, forms);
+  yy_delete_buffer(buf, scanner);
+  yylex_destroy(scanner);
+  return rc != 0;
+}

@@ -1093,9 +1093,11 @@ gdl_status gdl_compile(gdl_ctx *ctx, unsigned flags)
     ctx_setmsg(ctx, "the description has errors");
     return GDL_EINPUT;
   }
-  eval_plan(ctx);
+  eval_plan(ctx, 0);
   ctx->compiled = 1;
   eval_phase(ctx, P_STATIC);
+  ctx->statics_done = 1;
+  eval_plan(ctx, 1);
   /* roles, in the order they were derived (for facts: as written) */
   ctx->nroles = ctx->rels[ctx->r_role].n;
   ctx->roles = ctx_alloc(ctx, (ctx->nroles + 1) * sizeof *ctx->roles);

@@ -315,15 +315,23 @@ static int cmp_text(const void *a, const void *b)
 }
 
 /* The facts of a state as text, sorted by their text. */
+static char **terms_text(gdl_ctx *ctx, const gdl_term *t, size_t n);
+
 static char **state_text(gdl_ctx *ctx, const gdl_state *s)
 {
-  char **v = calloc(s->n + 1, sizeof *v);
-  uint32_t i;
+  return terms_text(ctx, s->facts, s->n);
+}
+
+/* Terms as text, sorted by their text (byte order). */
+static char **terms_text(gdl_ctx *ctx, const gdl_term *t, size_t n)
+{
+  char **v = calloc(n + 1, sizeof *v);
+  size_t i;
   if (!v)
     return NULL;
-  for (i = 0; i < s->n; i++)
-    v[i] = strdup(gdl_term_str(ctx, s->facts[i]));
-  qsort(v, s->n, sizeof *v, cmp_text);
+  for (i = 0; i < n; i++)
+    v[i] = strdup(gdl_term_str(ctx, t[i]));
+  qsort(v, n, sizeof *v, cmp_text);
   return v;
 }
 
@@ -602,10 +610,13 @@ static int cmd_playout(gdl_ctx *ctx, const opts_t *o)
       free_text(facts, s.n);
       printf("terminal %s\n", gdl_terminal(ctx) ? "yes" : "no");
       for (r = 0; r < k; r++) {
+        char **txt;
         printf("goal %s", gdl_term_str(ctx, gdl_role(ctx, r)));
         gdl_goals(ctx, r, &vals, &n);
+        txt = terms_text(ctx, vals, n);
         for (i = 0; i < n; i++)
-          printf(" %s", gdl_term_str(ctx, vals[i]));
+          printf(" %s", txt[i]);
+        free_text(txt, (uint32_t)n);
         printf("\n");
       }
       if (gdl_terminal(ctx)) {
@@ -618,12 +629,7 @@ static int cmd_playout(gdl_ctx *ctx, const opts_t *o)
         for (r = 0; r < k; r++) {
           char **txt;
           gdl_legal(ctx, r, &mv, &n);
-          txt = calloc(n + 1, sizeof *txt);
-          for (i = 0; i < n; i++) {
-            txt[i] = malloc(strlen(gdl_term_str(ctx, mv[i])) + 24);
-            sprintf(txt[i], "%s", gdl_term_str(ctx, mv[i]));
-          }
-          qsort(txt, n, sizeof *txt, cmp_text);
+          txt = terms_text(ctx, mv, n);
           for (i = 0; i < n; i++)
             printf("legal %s %s\n", gdl_term_str(ctx, gdl_role(ctx, r)),
                    txt[i]);
@@ -644,10 +650,7 @@ static int cmd_playout(gdl_ctx *ctx, const opts_t *o)
         char **txt;
         size_t pick;
         gdl_legal(ctx, r, &mv, &n);
-        txt = calloc(n + 1, sizeof *txt);
-        for (i = 0; i < n; i++)
-          txt[i] = strdup(gdl_term_str(ctx, mv[i]));
-        qsort(txt, n, sizeof *txt, cmp_text);
+        txt = terms_text(ctx, mv, n);
         pick = (size_t)(rng_next(&x) % n);
         for (i = 0; i < n; i++)
           if (strcmp(gdl_term_str(ctx, mv[i]), txt[pick]) == 0)
@@ -723,6 +726,122 @@ static int cmd_bench(gdl_ctx *ctx, const opts_t *o, double t0)
   return 0;
 }
 
+/* ---- solve ------------------------------------------------------------ */
+
+typedef struct {
+  int live;                   /* stderr is a terminal and not --quiet */
+  int shown;
+} progress_t;
+
+static void show_progress(void *arg, const gdl_progress *p)
+{
+  progress_t *pr = arg;
+  if (!pr->live)
+    return;
+  fprintf(stderr, "\r\033[Kdepth %u  expanded %llu  generated %llu  "
+          "%.0f states/s  %.1f MB", p->depth,
+          (unsigned long long)p->expanded, (unsigned long long)p->generated,
+          p->seconds > 0 ? (double)p->expanded / p->seconds : 0.0,
+          (double)p->memory / 1048576.0);
+  pr->shown = 1;
+}
+
+/* One step of a plan as text: the move, or with several roles the moves
+ * in role order separated by spaces. */
+static void step_text(gdl_ctx *ctx, const gdl_term *mv, size_t k, char *buf,
+                      size_t len)
+{
+  size_t r, at = 0;
+  buf[0] = 0;
+  for (r = 0; r < k && at + 1 < len; r++) {
+    if (r)
+      buf[at++] = ' ';
+    at += gdl_term_write(ctx, mv[r], buf + at, len - at);
+    if (at >= len)
+      at = len - 1;
+  }
+}
+
+static int cmd_solve(gdl_ctx *ctx, const opts_t *o)
+{
+  static const char *const status_name[] = { "solved", "unsolvable",
+                                             "limit" };
+  gdl_solve_opts so;
+  gdl_solve_result res;
+  progress_t pr = { 0, 0 };
+  gdl_status st;
+  size_t k, i;
+  char step[4096];
+  int rc = load(ctx, o);
+  if (rc || (rc = need_game(ctx, o)))
+    return rc;
+  memset(&so, 0, sizeof so);
+  so.algorithm = !o->algorithm || strcmp(o->algorithm, "bfs") == 0 ? GDL_BFS
+                 : strcmp(o->algorithm, "iddfs") == 0 ? GDL_IDDFS : GDL_DFS;
+  so.max_states = o->max_states;
+  so.max_seconds = o->max_seconds;
+  pr.live = !o->quiet && isatty(2);
+  so.progress = show_progress;
+  so.progress_arg = &pr;
+  st = gdl_solve(ctx, &so, &res);
+  if (pr.shown)
+    fprintf(stderr, "\r\033[K");
+  if (st != GDL_OK)
+    return fail(ctx, st);
+  k = gdl_role_count(ctx);
+  if (o->json) {
+    printf("{\"status\": \"%s\", \"length\": ", status_name[res.status]);
+    if (res.status == GDL_LIMIT)
+      printf("null");
+    else
+      printf("%zu", res.length);
+    printf(", \"goal\": ");
+    if (res.goal >= 0)
+      printf("%ld", res.goal);
+    else
+      printf("null");
+    printf(", \"plan\": [");
+    for (i = 0; i < res.length && res.plan; i++) {
+      step_text(ctx, res.plan + i * k, k, step, sizeof step);
+      printf(i ? ", " : "");
+      json_str(step);
+    }
+    printf("], \"expanded\": %llu, \"generated\": %llu, \"stored\": %llu, "
+           "\"depth\": %u, \"seconds\": %.3f, \"peak_memory_bytes\": %zu, "
+           "\"bytes_per_state\": %.1f, \"algorithm\": \"%s\"",
+           (unsigned long long)res.expanded,
+           (unsigned long long)res.generated,
+           (unsigned long long)res.stored, res.depth, res.seconds,
+           res.peak_memory, res.bytes_per_state,
+           o->algorithm ? o->algorithm : "bfs");
+    if (res.status == GDL_LIMIT) {
+      printf(", \"limit\": ");
+      json_str(res.why);
+    }
+    printf("}\n");
+  } else {
+    for (i = 0; i < res.length && res.plan; i++) {
+      step_text(ctx, res.plan + i * k, k, step, sizeof step);
+      printf("%s\n", step);
+    }
+    if (res.status == GDL_SOLVED)
+      printf("; solved: %zu moves, goal 100", res.length);
+    else if (res.status == GDL_UNSOLVABLE && res.goal >= 0)
+      printf("; unsolvable: no terminal state with goal 100 is reachable; "
+             "the best goal reachable is %ld (the plan above)", res.goal);
+    else if (res.status == GDL_UNSOLVABLE)
+      printf("; unsolvable: no terminal state with a goal is reachable");
+    else
+      printf("; limit: %s after searching depth %u completely", res.why,
+             res.depth);
+    printf("; %llu states expanded, %llu generated, %.3f s, %.1f MB peak\n",
+           (unsigned long long)res.expanded,
+           (unsigned long long)res.generated, res.seconds,
+           (double)res.peak_memory / 1048576.0);
+  }
+  return res.status == GDL_SOLVED ? 0 : res.status == GDL_UNSOLVABLE ? 1 : 3;
+}
+
 /* ---- main ------------------------------------------------------------- */
 
 int gdl_cli_cat(gdl_ctx *ctx, int nfiles, const char **files);
@@ -785,6 +904,8 @@ int main(int argc, char **argv)
     rc = cmd_playout(ctx, &o);
   else if (strcmp(o.cmd, "bench") == 0)
     rc = cmd_bench(ctx, &o, t0);
+  else if (strcmp(o.cmd, "solve") == 0)
+    rc = cmd_solve(ctx, &o);
   else
     rc = usage_error("'%s' is not implemented yet", o.cmd);
   gdl_free(ctx);

@@ -391,38 +391,68 @@ static int ready(const gdl_ctx *ctx, const lit_t *l, const uint8_t *bound)
   }
 }
 
+/* A guess at the number of facts of a relation: exact for static
+ * relations once they are evaluated; the number of roles for `does`; a
+ * board's worth for `true`; the facts written plus a thousand per rule
+ * otherwise. */
+static double rel_size(const gdl_ctx *ctx, uint32_t rel)
+{
+  const rel_t *r = &ctx->rels[rel];
+  if (rel == ctx->r_does)
+    return 2;
+  if (rel == ctx->r_true)
+    return 100;
+  if (r->phase == P_STATIC && ctx->statics_done)
+    return r->n;
+  return r->nfactrules + 1000.0 * r->nrules;
+}
+
+/* The expected number of matches of a positive literal, given what is
+ * bound: a full lookup costs least; each known argument divides. */
+static double lit_cost(const gdl_ctx *ctx, const lit_t *l,
+                       const uint8_t *bound)
+{
+  const term_t *x = &ctx->terms[l->a];
+  double c = rel_size(ctx, l->rel);
+  uint32_t k;
+  if (all_bound(ctx, l->a, bound))
+    return c < 0.5 ? c : 0.5;
+  if (x->kind == T_FN)
+    for (k = 0; k < x->arity; k++) {
+      gdl_term a = TARG(ctx, l->a, k);
+      if (all_bound(ctx, a, bound))
+        c /= 8;
+      else if (ctx->terms[a].kind == T_FN)
+        c /= 2;   /* a structure to match is some filter too */
+    }
+  return c;
+}
+
 /* Greedy join order: filters as soon as they can run; then the positive
- * literal with the most known arguments (a fully known one is a lookup),
- * ties going to the literal written first. */
+ * literal expected to match least, ties going to the one written first. */
 static void make_plan(gdl_ctx *ctx, const rule_t *r, int first, plan_t *p)
 {
   uint8_t *bound = ctx_alloc(ctx, r->nvars + 1);
   uint8_t *placed = ctx_alloc(ctx, r->nbody + 1);
-  uint32_t i, k;
-  p->steps = ctx_arena(ctx, (r->nbody + 1) * sizeof *p->steps);
+  uint32_t i;
+  if (!p->steps)
+    p->steps = ctx_arena(ctx, (r->nbody + 1) * sizeof *p->steps);
   p->n = 0;
   if (first >= 0)
     place(ctx, r, p, (uint32_t)first, bound, placed, 1);
   for (;;) {
-    int best = -1, bestscore = -1;
+    int best = -1;
+    double bestcost = 0;
     for (i = 0; i < r->nbody; i++)
       if (!placed[i] && ready(ctx, &r->body[i], bound))
         place(ctx, r, p, i, bound, placed, 0);
     for (i = 0; i < r->nbody; i++) {
-      const lit_t *l = &r->body[i];
-      int score = 0;
-      if (placed[i] || l->kind != L_POS)
+      double c;
+      if (placed[i] || r->body[i].kind != L_POS)
         continue;
-      if (all_bound(ctx, l->a, bound))
-        score = 1000;
-      else if (ctx->terms[l->a].kind == T_FN)
-        for (k = 0; k < ctx->terms[l->a].arity; k++)
-          if (all_bound(ctx, TARG(ctx, l->a, k), bound))
-            score += 10;
-      if (ctx->rels[l->rel].phase == P_STATIC)
-        score += 1;
-      if (score > bestscore) {
-        bestscore = score;
+      c = lit_cost(ctx, &r->body[i], bound);
+      if (best < 0 || c < bestcost) {
+        bestcost = c;
         best = (int)i;
       }
     }
@@ -437,15 +467,28 @@ static void make_plan(gdl_ctx *ctx, const rule_t *r, int first, plan_t *p)
   ctx_free(ctx, placed);
 }
 
-void eval_plan(gdl_ctx *ctx)
+/* Join orders for every rule (static = 0), or again for the rules that
+ * are not static once the static relations are known (static = 1). */
+void eval_plan(gdl_ctx *ctx, int again)
 {
   uint32_t i, j, maxv = 1;
+  if (!again)
+    for (i = 0; i < ctx->nrules; i++) {
+      rel_t *rel = &ctx->rels[ctx->rules[i].rel];
+      if (ctx->rules[i].nbody)
+        rel->nrules++;
+      else
+        rel->nfactrules++;
+    }
   for (i = 0; i < ctx->nrules; i++) {
     rule_t *r = &ctx->rules[i];
+    if (again && ctx->rels[r->rel].phase == P_STATIC)
+      continue;
     if (r->nvars + 1 > maxv)
       maxv = r->nvars + 1;
     make_plan(ctx, r, -1, &r->full);
-    r->delta = ctx_arena(ctx, (r->nbody + 1) * sizeof *r->delta);
+    if (!r->delta)
+      r->delta = ctx_arena(ctx, (r->nbody + 1) * sizeof *r->delta);
     for (j = 0; j < r->nbody; j++)
       if (r->body[j].kind == L_POS && r->body[j].rec)
         make_plan(ctx, r, (int)j, &r->delta[j]);

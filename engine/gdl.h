@@ -151,4 +151,49 @@ typedef int (*gdl_answer_fn)(void *arg, gdl_term answer);
 gdl_status gdl_query(gdl_ctx *ctx, gdl_term pattern, gdl_answer_fn fn,
                      void *arg);
 
+/* ---- search ----------------------------------------------------------- */
+
+typedef enum { GDL_BFS, GDL_IDDFS, GDL_DFS } gdl_algorithm;
+
+typedef struct {
+  unsigned depth;          /* depth being searched (bfs: of the frontier) */
+  uint64_t expanded;       /* states whose successors were computed */
+  uint64_t generated;      /* successor states computed */
+  double seconds;
+  size_t memory;           /* bytes the context holds */
+} gdl_progress;
+
+typedef struct {
+  gdl_algorithm algorithm;
+  uint64_t max_states;     /* states stored (bfs, dfs) or expanded (iddfs); 0: none */
+  double max_seconds;      /* 0: none */
+  size_t tt_entries;       /* iddfs transposition table size (0: 1M) */
+  void (*progress)(void *arg, const gdl_progress *p);  /* or NULL */
+  void *progress_arg;
+} gdl_solve_opts;
+
+typedef enum { GDL_SOLVED, GDL_UNSOLVABLE, GDL_LIMIT } gdl_solve_status;
+
+typedef struct {
+  gdl_solve_status status;
+  gdl_term *plan;          /* length steps of gdl_role_count() moves each */
+  size_t length;           /* steps */
+  long goal;               /* first role's goal at the end of the plan */
+  uint64_t expanded, generated, stored;
+  unsigned depth;          /* depth searched completely */
+  double seconds;
+  size_t peak_memory;      /* bytes */
+  double bytes_per_state;  /* bfs, dfs: memory of the state store per state */
+  char why[160];           /* GDL_LIMIT: what stopped the search */
+} gdl_solve_result;
+
+/* Searches for a plan from the initial state to a terminal state where the
+ * first role's goal is 100 (all roles move; each step is a joint move).
+ * bfs and iddfs give a shortest plan.  Returns GDL_OK with res->status set
+ * (a limit or an interrupt gives GDL_SOLVED/GDL_UNSOLVABLE/GDL_LIMIT in
+ * res->status and the counts so far), or an error status for bad use.
+ * res->plan lives in the context until the next gdl_solve(). */
+gdl_status gdl_solve(gdl_ctx *ctx, const gdl_solve_opts *opts,
+                     gdl_solve_result *res);
+
 #endif

@@ -179,6 +179,8 @@ typedef struct {
   uint32_t n, cap;
   index_t *idx;          /* per argument, built when first needed */
   uint32_t dlo, dhi;     /* semi-naive: the delta range */
+  uint32_t nfactrules;   /* facts written for it */
+  uint32_t nrules;       /* rules with a body for it */
 } rel_t;
 
 typedef struct {
@@ -199,8 +201,9 @@ void eval_phase(gdl_ctx *ctx, int phase);
 void eval_clear(gdl_ctx *ctx, int phase);
 /* Adds a fact; returns 1 when it is new. */
 int eval_insert(gdl_ctx *ctx, uint32_t rel, gdl_term atom);
-/* Builds the join orders of every rule. */
-void eval_plan(gdl_ctx *ctx);
+/* Builds the join orders of every rule (again = 1: of the rules that are
+ * not static, knowing the sizes of the static relations). */
+void eval_plan(gdl_ctx *ctx, int again);
 /* Matching a pattern against a ground term, with ctx->bind. */
 int eval_match(gdl_ctx *ctx, gdl_term pat, gdl_term g);
 
@@ -279,6 +282,7 @@ struct gdl_ctx {
   uint32_t r_role, r_init, r_true, r_does, r_legal, r_next, r_goal,
            r_terminal;         /* relation ids of the keywords */
   size_t nfacts, fact_limit;   /* facts held now, and the limit */
+  int statics_done;            /* static relations are evaluated */
 
   /* evaluation */
   gdl_term *bind;              /* variable bindings of the rule in hand */

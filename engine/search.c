@@ -1,0 +1,683 @@
+/*
+ * search.c - finding plans: breadth-first, iterative deepening with cycle
+ * pruning and a transposition table, depth-first.
+ *
+ * States are stored once in a store: their facts (term ids) in one pool,
+ * and per state its parent and the joint move that reached it, so a plan is
+ * read back by following parents.  Breadth-first search visits the states
+ * in the order they were stored, which is the queue; depth-first search
+ * keeps a stack of state ids.  A state is tested (terminal, goal 100) when
+ * it is taken up for expansion, and terminal states are never expanded.
+ *
+ * Iterative deepening stores only the path: it never repeats a state of the
+ * current path, and a bounded transposition table remembers the depth left
+ * with which each state was searched in this iteration, so a state met
+ * again with no more depth left is skipped.  An iteration in which no
+ * branch was cut by the depth limit has seen every reachable state.
+ */
+#include <stdio.h>
+#include <string.h>
+#include <time.h>
+
+#include "internal.h"
+
+static double clock_now(void)
+{
+  struct timespec ts;
+  clock_gettime(CLOCK_MONOTONIC, &ts);
+  return (double)ts.tv_sec + (double)ts.tv_nsec * 1e-9;
+}
+
+typedef struct {
+  gdl_ctx *ctx;
+  const gdl_solve_opts *o;
+  gdl_solve_result *res;
+  uint32_t k;                 /* roles */
+  double t0, next_report;
+  /* the store */
+  gdl_term *pool;             /* facts of all states */
+  uint64_t npool, poolcap;
+  uint64_t *off;              /* per state: offset in pool */
+  uint32_t *nfacts, *parent, *hash;
+  uint32_t *depth;            /* per state: moves from the start */
+  gdl_term *moves;            /* per state: the k moves that reached it */
+  uint32_t nstates, cap;
+  uint32_t *table;            /* hash set: state id + 1 */
+  uint32_t mask;
+  /* scratch */
+  gdl_state cur, child;
+  gdl_term *joint;
+  long best_goal;
+  uint32_t best_state;        /* state with the best terminal goal */
+} search_t;
+
+static uint32_t state_hash32(const gdl_term *f, uint32_t n)
+{
+  gdl_state s;
+  uint64_t h;
+  s.n = n;
+  s.facts = (gdl_term *)f;
+  h = gdl_state_hash(&s);
+  return (uint32_t)(h ^ (h >> 32));
+}
+
+static void report(search_t *S, unsigned depth, int force)
+{
+  double t = clock_now();
+  gdl_solve_result *r = S->res;
+  r->seconds = t - S->t0;
+  r->peak_memory = gdl_memory_peak(S->ctx);
+  if (S->o->max_seconds > 0 && r->seconds > S->o->max_seconds)
+    ctx_throw(S->ctx, GDL_ELIMIT, "time limit of %g s reached",
+              S->o->max_seconds);
+  ctx_poll(S->ctx);
+  if (S->o->progress && (force || t >= S->next_report)) {
+    gdl_progress p;
+    p.depth = depth;
+    p.expanded = r->expanded;
+    p.generated = r->generated;
+    p.seconds = r->seconds;
+    p.memory = gdl_memory_used(S->ctx);
+    S->o->progress(S->o->progress_arg, &p);
+    S->next_report = t + 0.25;
+  }
+}
+
+/* ---- the store -------------------------------------------------------- */
+
+static int same_state(const search_t *S, uint32_t id, const gdl_state *s,
+                      uint32_t h)
+{
+  return S->hash[id] == h && S->nfacts[id] == s->n &&
+         memcmp(S->pool + S->off[id], s->facts, s->n * sizeof *s->facts) == 0;
+}
+
+static void rehash(search_t *S)
+{
+  uint32_t cap = S->mask ? (S->mask + 1) * 2 : 1024, i, j;
+  uint32_t *t;
+  if (cap == 0)
+    ctx_throw(S->ctx, GDL_ELIMIT, "more than 2^31 states");
+  t = ctx_alloc(S->ctx, (size_t)cap * sizeof *t);
+  for (i = 0; i < S->nstates; i++) {
+    for (j = S->hash[i] & (cap - 1); t[j]; j = (j + 1) & (cap - 1))
+      ;
+    t[j] = i + 1;
+  }
+  ctx_free(S->ctx, S->table);
+  S->table = t;
+  S->mask = cap - 1;
+}
+
+/* Adds s (parent, moves) unless stored; returns its id, *isnew set. */
+static uint32_t store(search_t *S, const gdl_state *s, uint32_t parent,
+                      const gdl_term *moves, int *isnew)
+{
+  gdl_ctx *ctx = S->ctx;
+  uint32_t h = state_hash32(s->facts, s->n), j, id;
+  if (S->mask)
+    for (j = h & S->mask; S->table[j]; j = (j + 1) & S->mask)
+      if (same_state(S, S->table[j] - 1, s, h)) {
+        *isnew = 0;
+        return S->table[j] - 1;
+      }
+  if (S->o->max_states && S->nstates >= S->o->max_states)
+    ctx_throw(ctx, GDL_ELIMIT, "state limit of %llu reached",
+              (unsigned long long)S->o->max_states);
+  if (S->nstates >= S->cap) {
+    uint32_t c = S->cap ? S->cap * 2 : 1024;
+    S->off = ctx_realloc(ctx, S->off, (size_t)c * sizeof *S->off);
+    S->nfacts = ctx_realloc(ctx, S->nfacts, (size_t)c * sizeof *S->nfacts);
+    S->parent = ctx_realloc(ctx, S->parent, (size_t)c * sizeof *S->parent);
+    S->hash = ctx_realloc(ctx, S->hash, (size_t)c * sizeof *S->hash);
+    S->depth = ctx_realloc(ctx, S->depth, (size_t)c * sizeof *S->depth);
+    S->moves = ctx_realloc(ctx, S->moves, (size_t)c * S->k * sizeof *S->moves);
+    S->cap = c;
+  }
+  if (S->npool + s->n > S->poolcap) {
+    uint64_t c = S->poolcap ? S->poolcap * 2 : 65536;
+    while (c < S->npool + s->n)
+      c *= 2;
+    S->pool = ctx_realloc(ctx, S->pool, (size_t)c * sizeof *S->pool);
+    S->poolcap = c;
+  }
+  id = S->nstates;
+  memcpy(S->pool + S->npool, s->facts, s->n * sizeof *s->facts);
+  S->off[id] = S->npool;
+  S->npool += s->n;
+  S->nfacts[id] = s->n;
+  S->parent[id] = parent;
+  S->depth[id] = id ? S->depth[parent] + 1 : 0;
+  S->hash[id] = h;
+  if (moves)
+    memcpy(S->moves + (size_t)id * S->k, moves, S->k * sizeof *moves);
+  S->nstates++;
+  S->res->stored = S->nstates;
+  if (!S->mask || S->nstates * 2 > S->mask) {
+    rehash(S);
+  } else {
+    for (j = h & S->mask; S->table[j]; j = (j + 1) & S->mask)
+      ;
+    S->table[j] = id + 1;
+  }
+  *isnew = 1;
+  return id;
+}
+
+static void load_state(search_t *S, uint32_t id, gdl_state *s)
+{
+  gdl_ctx *ctx = S->ctx;
+  uint32_t n = S->nfacts[id];
+  if (s->cap < n + 1) {
+    s->facts = ctx_realloc(ctx, s->facts, (n + 1) * sizeof *s->facts);
+    s->cap = n + 1;
+  }
+  memcpy(s->facts, S->pool + S->off[id], n * sizeof *s->facts);
+  s->n = n;
+}
+
+/* The plan to state id, from the parents. */
+static void plan_to(search_t *S, uint32_t id)
+{
+  gdl_ctx *ctx = S->ctx;
+  gdl_solve_result *r = S->res;
+  uint32_t len = 0, x, i;
+  for (x = id; x != 0; x = S->parent[x])
+    len++;
+  r->plan = ctx_arena(ctx, ((size_t)len * S->k + 1) * sizeof *r->plan);
+  r->length = len;
+  for (x = id, i = len; x != 0; x = S->parent[x]) {
+    i--;
+    memcpy(r->plan + (size_t)i * S->k, S->moves + (size_t)x * S->k,
+           S->k * sizeof *r->plan);
+  }
+}
+
+static void bytes_per_state(search_t *S)
+{
+  if (S->nstates)
+    S->res->bytes_per_state =
+        (double)(S->poolcap * sizeof *S->pool +
+                 (size_t)S->cap * (sizeof *S->off + sizeof *S->nfacts +
+                                   sizeof *S->parent + sizeof *S->hash +
+                                   sizeof *S->depth +
+                                   S->k * sizeof *S->moves) +
+                 (size_t)(S->mask + 1) * sizeof *S->table) /
+        S->nstates;
+}
+
+/* ---- successors ------------------------------------------------------- */
+
+/* Sets the current state to `s` and tests it.  Returns 1 when it is a
+ * solution, -1 when terminal (not to be expanded), 0 otherwise. */
+static int test_state(search_t *S, const gdl_state *s, uint32_t id)
+{
+  gdl_ctx *ctx = S->ctx;
+  gdl_status st = gdl_set_state(ctx, s);
+  long g;
+  if (st != GDL_OK)
+    ctx_throw(ctx, st, "%s", ctx->errmsg);
+  if (!gdl_terminal(ctx))
+    return 0;
+  g = gdl_goal(ctx, 0);
+  if (g > S->best_goal) {
+    S->best_goal = g;
+    S->best_state = id;
+  }
+  return g == 100 ? 1 : -1;
+}
+
+/* Calls each(S, arg) once per joint move of the current state, with
+ * S->joint set and S->child the successor. */
+typedef int (*succ_fn)(search_t *S, void *arg);
+
+static int successors(search_t *S, succ_fn each, void *arg)
+{
+  gdl_ctx *ctx = S->ctx;
+  const gdl_term *mv[64];
+  size_t nm[64], r, pick[64];
+  uint32_t k = S->k;
+  gdl_status st;
+  for (r = 0; r < k; r++) {
+    if ((st = gdl_legal(ctx, r, &mv[r], &nm[r])) != GDL_OK)
+      ctx_throw(ctx, st, "%s", ctx->errmsg);
+    if (nm[r] == 0)
+      return 0;
+    pick[r] = 0;
+  }
+  S->res->expanded++;
+  for (;;) {
+    for (r = 0; r < k; r++)
+      S->joint[r] = mv[r][pick[r]];
+    if ((st = gdl_next(ctx, S->joint, &S->child)) != GDL_OK)
+      ctx_throw(ctx, st, "%s", ctx->errmsg);
+    S->res->generated++;
+    if (each(S, arg))
+      return 1;
+    /* the last role's moves vary fastest */
+    for (r = k; r-- > 0;) {
+      if (++pick[r] < nm[r])
+        break;
+      pick[r] = 0;
+    }
+    if (r == (size_t)-1)
+      return 0;
+  }
+}
+
+/* ---- breadth-first and depth-first ------------------------------------ */
+
+typedef struct {
+  uint32_t parent;
+  uint32_t *stack;            /* dfs: ids to expand */
+  uint32_t nstack, stackcap;
+  int dfs;
+} bfs_arg;
+
+static int bfs_each(search_t *S, void *arg)
+{
+  bfs_arg *a = arg;
+  int isnew;
+  uint32_t id = store(S, &S->child, a->parent, S->joint, &isnew);
+  if (isnew && a->dfs) {
+    GROW(S->ctx, a->stack, a->stackcap, a->nstack);
+    a->stack[a->nstack++] = id;
+  }
+  return 0;
+}
+
+static void search_bfs(search_t *S, int dfs)
+{
+  gdl_ctx *ctx = S->ctx;
+  gdl_solve_result *r = S->res;
+  bfs_arg a;
+  uint32_t next = 0, id;
+  unsigned depth = 0;
+  int isnew;
+  memset(&a, 0, sizeof a);
+  a.dfs = dfs;
+  gdl_initial(ctx, &S->cur);
+  store(S, &S->cur, 0, NULL, &isnew);
+  if (dfs) {
+    GROW(ctx, a.stack, a.stackcap, 0);
+    a.stack[a.nstack++] = 0;
+  }
+  for (;;) {
+    int t;
+    if (dfs) {
+      if (a.nstack == 0)
+        break;
+      id = a.stack[--a.nstack];
+    } else {
+      if (next >= S->nstates)
+        break;
+      id = next++;
+    }
+    if ((r->expanded & 255) == 0) {
+      bytes_per_state(S);
+      report(S, depth, 0);
+    }
+    load_state(S, id, &S->cur);
+    t = test_state(S, &S->cur, id);
+    if (!dfs)
+      depth = S->depth[id];
+    if (t == 1) {
+      r->status = GDL_SOLVED;
+      r->goal = 100;
+      plan_to(S, id);
+      r->depth = (unsigned)r->length;
+      bytes_per_state(S);
+      ctx_free(ctx, a.stack);
+      return;
+    }
+    if (t < 0)
+      continue;
+    a.parent = id;
+    successors(S, bfs_each, &a);
+  }
+  r->status = GDL_UNSOLVABLE;
+  r->depth = dfs ? 0 : depth;
+  r->goal = S->best_goal;
+  if (S->best_goal >= 0)
+    plan_to(S, S->best_state);
+  bytes_per_state(S);
+  ctx_free(ctx, a.stack);
+}
+
+/* ---- iterative deepening ---------------------------------------------- */
+
+typedef struct {
+  uint64_t *key;              /* state hash (64 bits), 0 empty */
+  uint8_t *left;              /* depth left when searched */
+  uint32_t mask, used, max;
+} tt_t;
+
+typedef struct {
+  gdl_state *path;            /* states on the current path */
+  gdl_term *pathmoves;        /* k per level */
+  uint32_t len, cap;
+  unsigned limit;
+  int cutoff;                 /* some branch was cut by the limit */
+  tt_t tt;
+  gdl_state *kids;            /* per level: the children, flattened */
+  uint32_t *nkids;
+  gdl_term **kidmoves;
+  uint32_t *kidcap, *kidmovecap;
+  gdl_term **kidfacts;
+  uint32_t *kidfactcap, *kidfactn;
+  uint32_t **kidoff;
+  uint32_t *kidoffcap;
+  /* the best terminal goal seen, with its path */
+  gdl_term *bestplan;
+  uint32_t bestlen;
+} iddfs_t;
+
+/* Returns 1 when the state was searched before with at least `left` depth
+ * to spare; else records it. */
+static int tt_seen(gdl_ctx *ctx, tt_t *t, uint64_t h, unsigned left)
+{
+  uint32_t j;
+  if (!h)
+    h = 1;
+  if (!t->key) {
+    uint32_t cap = 1024;
+    t->key = ctx_alloc(ctx, cap * sizeof *t->key);
+    t->left = ctx_alloc(ctx, cap);
+    t->mask = cap - 1;
+  }
+  for (j = (uint32_t)h & t->mask; t->key[j]; j = (j + 1) & t->mask)
+    if (t->key[j] == h) {
+      if (t->left[j] >= left)
+        return 1;
+      t->left[j] = (uint8_t)(left > 255 ? 255 : left);
+      return 0;
+    }
+  if (t->used >= t->max)
+    return 0;                 /* full: search it again rather than grow */
+  if ((t->used + 1) * 2 > t->mask) {
+    uint32_t cap = (t->mask + 1) * 2, i, k;
+    uint64_t *nk = ctx_alloc(ctx, cap * sizeof *nk);
+    uint8_t *nl = ctx_alloc(ctx, cap);
+    for (i = 0; i <= t->mask; i++) {
+      if (!t->key[i])
+        continue;
+      for (k = (uint32_t)t->key[i] & (cap - 1); nk[k]; k = (k + 1) & (cap - 1))
+        ;
+      nk[k] = t->key[i];
+      nl[k] = t->left[i];
+    }
+    ctx_free(ctx, t->key);
+    ctx_free(ctx, t->left);
+    t->key = nk;
+    t->left = nl;
+    t->mask = cap - 1;
+    for (j = (uint32_t)h & t->mask; t->key[j]; j = (j + 1) & t->mask)
+      ;
+  }
+  t->key[j] = h;
+  t->left[j] = (uint8_t)(left > 255 ? 255 : left);
+  t->used++;
+  return 0;
+}
+
+static void tt_clear(tt_t *t)
+{
+  if (t->key) {
+    memset(t->key, 0, (t->mask + 1) * sizeof *t->key);
+    t->used = 0;
+  }
+}
+
+typedef struct {
+  iddfs_t *I;
+  uint32_t level;
+} kid_arg;
+
+/* Collects the children of the current state at a level. */
+static int collect_kid(search_t *S, void *arg)
+{
+  kid_arg *a = arg;
+  iddfs_t *I = a->I;
+  uint32_t L = a->level, n = I->nkids[L];
+  gdl_ctx *ctx = S->ctx;
+  GROW(ctx, I->kidoff[L], I->kidoffcap[L], n + 1);
+  GROW(ctx, I->kidmoves[L], I->kidmovecap[L], (n + 1) * S->k);
+  GROW(ctx, I->kidfacts[L], I->kidfactcap[L], I->kidfactn[L] + S->child.n);
+  memcpy(I->kidfacts[L] + I->kidfactn[L], S->child.facts,
+         S->child.n * sizeof *S->child.facts);
+  I->kidoff[L][n] = I->kidfactn[L];
+  I->kidfactn[L] += S->child.n;
+  I->kidoff[L][n + 1] = I->kidfactn[L];
+  memcpy(I->kidmoves[L] + (size_t)n * S->k, S->joint,
+         S->k * sizeof *S->joint);
+  I->nkids[L]++;
+  return 0;
+}
+
+static int on_path(const iddfs_t *I, const gdl_state *s)
+{
+  uint32_t i;
+  for (i = 0; i < I->len; i++)
+    if (gdl_state_equal(&I->path[i], s))
+      return 1;
+  return 0;
+}
+
+static void path_push(search_t *S, iddfs_t *I, const gdl_state *s,
+                      const gdl_term *moves)
+{
+  gdl_ctx *ctx = S->ctx;
+  if (I->len >= I->cap) {
+    uint32_t c = I->cap ? I->cap * 2 : 64, i;
+    I->path = ctx_realloc(ctx, I->path, c * sizeof *I->path);
+    I->pathmoves = ctx_realloc(ctx, I->pathmoves, c * S->k * sizeof *I->pathmoves);
+    I->nkids = ctx_realloc(ctx, I->nkids, c * sizeof *I->nkids);
+    I->kidmoves = ctx_realloc(ctx, I->kidmoves, c * sizeof *I->kidmoves);
+    I->kidmovecap = ctx_realloc(ctx, I->kidmovecap, c * sizeof *I->kidmovecap);
+    I->kidfacts = ctx_realloc(ctx, I->kidfacts, c * sizeof *I->kidfacts);
+    I->kidfactcap = ctx_realloc(ctx, I->kidfactcap, c * sizeof *I->kidfactcap);
+    I->kidfactn = ctx_realloc(ctx, I->kidfactn, c * sizeof *I->kidfactn);
+    I->kidoff = ctx_realloc(ctx, I->kidoff, c * sizeof *I->kidoff);
+    I->kidoffcap = ctx_realloc(ctx, I->kidoffcap, c * sizeof *I->kidoffcap);
+    for (i = I->cap; i < c; i++) {
+      memset(&I->path[i], 0, sizeof I->path[i]);
+      I->kidmoves[i] = NULL;
+      I->kidmovecap[i] = 0;
+      I->kidfacts[i] = NULL;
+      I->kidfactcap[i] = 0;
+      I->kidoff[i] = NULL;
+      I->kidoffcap[i] = 0;
+    }
+    I->cap = c;
+  }
+  gdl_state_copy(ctx, &I->path[I->len], s);
+  if (moves)
+    memcpy(I->pathmoves + (size_t)I->len * S->k, moves,
+           S->k * sizeof *moves);
+  I->len++;
+}
+
+static void keep_best(search_t *S, iddfs_t *I, long g)
+{
+  if (g <= S->best_goal)
+    return;
+  S->best_goal = g;
+  I->bestlen = I->len - 1;
+  I->bestplan = ctx_realloc(S->ctx, I->bestplan,
+                            ((size_t)I->bestlen * S->k + 1) *
+                                sizeof *I->bestplan);
+  memcpy(I->bestplan, I->pathmoves + S->k,
+         (size_t)I->bestlen * S->k * sizeof *I->bestplan);
+}
+
+/* Depth-first below the last state of the path, `left` steps to go.
+ * Returns 1 when the path ends in a solution. */
+static int dls(search_t *S, iddfs_t *I, unsigned left)
+{
+  gdl_ctx *ctx = S->ctx;
+  uint32_t L = I->len - 1, i;
+  gdl_state *s = &I->path[L];
+  kid_arg a;
+  gdl_status st = gdl_set_state(ctx, s);
+  if (st != GDL_OK)
+    ctx_throw(ctx, st, "%s", ctx->errmsg);
+  if (gdl_terminal(ctx)) {
+    long g = gdl_goal(ctx, 0);
+    keep_best(S, I, g);
+    return g == 100;
+  }
+  if (left == 0) {
+    I->cutoff = 1;
+    return 0;
+  }
+  if ((S->res->expanded & 255) == 0)
+    report(S, I->limit, 0);
+  if (S->o->max_states && S->res->expanded >= S->o->max_states)
+    ctx_throw(ctx, GDL_ELIMIT, "state limit of %llu reached",
+              (unsigned long long)S->o->max_states);
+  a.I = I;
+  a.level = L;
+  I->nkids[L] = 0;
+  I->kidfactn[L] = 0;
+  successors(S, collect_kid, &a);
+  for (i = 0; i < I->nkids[L]; i++) {
+    gdl_state kid;
+    kid.facts = I->kidfacts[L] + I->kidoff[L][i];
+    kid.n = I->kidoff[L][i + 1] - I->kidoff[L][i];
+    kid.cap = kid.n;
+    if (on_path(I, &kid))
+      continue;
+    if (tt_seen(ctx, &I->tt, gdl_state_hash(&kid), left - 1))
+      continue;
+    path_push(S, I, &kid, I->kidmoves[L] + (size_t)i * S->k);
+    if (dls(S, I, left - 1))
+      return 1;
+    I->len--;
+  }
+  return 0;
+}
+
+static void search_iddfs(search_t *S)
+{
+  gdl_ctx *ctx = S->ctx;
+  gdl_solve_result *r = S->res;
+  iddfs_t I;
+  memset(&I, 0, sizeof I);
+  I.tt.max = S->o->tt_entries ? (uint32_t)S->o->tt_entries : 1u << 20;
+  gdl_initial(ctx, &S->cur);
+  for (I.limit = 0;; I.limit++) {
+    I.len = 0;
+    I.cutoff = 0;
+    tt_clear(&I.tt);
+    path_push(S, &I, &S->cur, NULL);
+    report(S, I.limit, 1);
+    if (dls(S, &I, I.limit)) {
+      uint32_t n = I.len - 1;
+      r->status = GDL_SOLVED;
+      r->goal = 100;
+      r->length = n;
+      r->plan = ctx_arena(ctx, ((size_t)n * S->k + 1) * sizeof *r->plan);
+      memcpy(r->plan, I.pathmoves + S->k, (size_t)n * S->k * sizeof *r->plan);
+      r->depth = I.limit;
+      return;
+    }
+    r->depth = I.limit;
+    if (!I.cutoff)
+      break;
+    if (I.limit >= 250)
+      ctx_throw(ctx, GDL_ELIMIT, "depth limit of 250 reached");
+  }
+  r->status = GDL_UNSOLVABLE;
+  r->goal = S->best_goal;
+  if (S->best_goal >= 0) {
+    r->length = I.bestlen;
+    r->plan = ctx_arena(ctx, ((size_t)I.bestlen * S->k + 1) * sizeof *r->plan);
+    memcpy(r->plan, I.bestplan, (size_t)I.bestlen * S->k * sizeof *r->plan);
+  }
+}
+
+/* ---- entry ------------------------------------------------------------ */
+
+/* The store and the scratch states go back to the context. */
+static void release(search_t *S)
+{
+  gdl_ctx *ctx = S->ctx;
+  ctx_free(ctx, S->pool);
+  ctx_free(ctx, S->off);
+  ctx_free(ctx, S->nfacts);
+  ctx_free(ctx, S->parent);
+  ctx_free(ctx, S->hash);
+  ctx_free(ctx, S->depth);
+  ctx_free(ctx, S->moves);
+  ctx_free(ctx, S->table);
+  ctx_free(ctx, S->joint);
+  gdl_state_release(ctx, &S->cur);
+  gdl_state_release(ctx, &S->child);
+}
+
+static void finish(search_t *S)
+{
+  S->res->seconds = clock_now() - S->t0;
+  S->res->peak_memory = gdl_memory_peak(S->ctx);
+  if (S->o->progress)
+    report(S, S->res->depth, 1);
+}
+
+/* Runs the search with a jump target, so that a limit, an interrupt or
+ * exhausted memory ends it with the counts so far.  S lives in the
+ * caller's frame, so its fields are intact after the jump. */
+static gdl_status run_protected(search_t *S)
+{
+  gdl_ctx *ctx = S->ctx;
+  gdl_solve_result *res = S->res;
+  jmp_buf jb, *old = ctx->jmp;
+  ctx->jmp = &jb;
+  if (setjmp(jb)) {
+    ctx->jmp = old;
+    bytes_per_state(S);
+    release(S);
+    if (ctx->thrown != GDL_ELIMIT)
+      return ctx->thrown;
+    res->status = GDL_LIMIT;
+    snprintf(res->why, sizeof res->why, "%.150s", ctx->errmsg);
+    res->seconds = clock_now() - S->t0;
+    res->peak_memory = gdl_memory_peak(ctx);
+    res->plan = NULL;
+    res->length = 0;
+    return GDL_OK;
+  }
+  S->joint = ctx_alloc(ctx, (S->k + 1) * sizeof *S->joint);
+  if (S->o->algorithm == GDL_IDDFS)
+    search_iddfs(S);
+  else
+    search_bfs(S, S->o->algorithm == GDL_DFS);
+  finish(S);
+  release(S);
+  ctx->jmp = old;
+  return GDL_OK;
+}
+
+gdl_status gdl_solve(gdl_ctx *ctx, const gdl_solve_opts *opts,
+                     gdl_solve_result *res)
+{
+  search_t S;
+  memset(res, 0, sizeof *res);
+  memset(&S, 0, sizeof S);
+  res->goal = -1;
+  if (!ctx->compiled || !ctx->is_game) {
+    ctx_setmsg(ctx, "%s", ctx->compiled && ctx->not_game[0]
+                              ? ctx->not_game : "not a game");
+    return GDL_EINPUT;
+  }
+  if (ctx->nroles > 64) {
+    ctx_setmsg(ctx, "more than 64 roles");
+    return GDL_EINPUT;
+  }
+  S.ctx = ctx;
+  S.o = opts;
+  S.res = res;
+  S.k = ctx->nroles;
+  S.t0 = clock_now();
+  S.best_goal = -1;
+  return run_protected(&S);
+}

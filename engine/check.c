@@ -261,6 +261,8 @@ static void note_relation(conv_t *cv, const gdl_node *at, uint32_t sym,
   if (sym >= S_INIT && sym <= S_TERMINAL)   /* role alone is not enough */
     cv->game_words = 1;
   r = rel_get(ctx, sym, arity);
+  if (!ctx->files[at->file].included)
+    ctx->rels[r].used_outside = 1;
   if (!ctx->rels[r].bare && !ctx->rels[r].parens) {
     ctx->rels[r].file = at->file;
     ctx->rels[r].start = at->start;
@@ -990,7 +992,8 @@ static void check_undefined(gdl_ctx *ctx)
   uint32_t i;
   for (i = 0; i < ctx->nrels; i++) {
     const rel_t *r = &ctx->rels[i];
-    if (r->defined || r->sym < S_NKEYWORDS)
+    /* a library may leave relations for the files that include it */
+    if (r->defined || r->sym < S_NKEYWORDS || !r->used_outside)
       continue;
     diag_add(ctx, SEV_WARNING, r->file, r->start, r->end,
              "'%s' is used but never defined, so it is always false",

@@ -63,6 +63,7 @@ typedef struct {
   char *name;       /* as given, for messages */
   char *text;       /* whole content */
   uint32_t len;
+  int included;     /* read because another file named it (#include) */
 } srcfile_t;
 
 /* ---- symbols and terms (term.c) --------------------------------------- */
@@ -173,6 +174,7 @@ typedef struct {
   uint8_t phase;         /* P_STATIC, P_STATE or P_MOVE */
   uint8_t defined;       /* has a rule or a fact */
   uint8_t bare, parens;  /* seen as `p`, seen as `(p)` (arity 0) */
+  uint8_t used_outside;  /* used in a file not read through #include */
   uint32_t scc;
   uint32_t file, start, end;   /* first use, for messages */
   gdl_term *facts;       /* derived facts (atoms), insertion order */

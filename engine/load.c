@@ -205,6 +205,7 @@ static gdl_status load_one(gdl_ctx *ctx, const char *path, uint32_t from,
     return GDL_EINPUT;
   }
   file = adopt(ctx, path, text, len);
+  ctx->files[file].included = from != UINT32_MAX;
   append_forms(ctx, load_parse(ctx, file));
   return GDL_OK;
 }

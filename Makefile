@@ -39,9 +39,53 @@ $(B)/libgdl.a: $(LIBOBJ)
 $(B)/gdl: $(B)/cli.o $(B)/libgdl.a
 	$(CC) $(CFLAGS) $(LDFLAGS) -o $@ $^ $(LDLIBS)
 
--include $(wildcard $(B)/*.d)
+# ---- tests ---------------------------------------------------------------
+# One Check runner with a suite per module (tests/check_*.c), then the
+# golden error texts and the differential playouts against SWI-Prolog on a
+# bounded sample.  The corpus is read in place from ../shared/gdl-corpus.
+CHECK_CFLAGS := $(shell pkg-config --cflags check 2>/dev/null)
+CHECK_LIBS   := $(shell pkg-config --libs check 2>/dev/null || echo -lcheck)
+TESTSRC := $(wildcard tests/check_*.c) tests/testutil.c
+TESTOBJ := $(TESTSRC:tests/%.c=$(B)/tests/%.o)
+CORPUS  ?= ../shared/gdl-corpus
+export GDL_CORPUS := $(CORPUS)
+export GDL := $(B)/gdl
+
+$(B)/tests/%.o: tests/%.c $(B)/parser.h | $(B)/.dir
+	@mkdir -p $(B)/tests
+	$(CC) $(CPPFLAGS) -Itests $(CFLAGS) $(CHECK_CFLAGS) $(WARN) $(EXTRA_WARN) -Wno-missing-prototypes -MMD -c -o $@ $<
+
+$(B)/check_gdl: $(TESTOBJ) $(B)/libgdl.a
+	$(CC) $(CFLAGS) $(LDFLAGS) -o $@ $^ $(CHECK_LIBS) $(LDLIBS)
+
+check: all $(B)/check_gdl
+	$(B)/check_gdl
+	tests/golden.sh
+	tests/differential.sh -j 2 -k 2 -m 60 $(CORPUS)/single/*.kif $(CORPUS)/multi/*.kif $(CORPUS)/conformance/*.kif
+
+# The long differential run: 20 playouts of up to 200 steps per game.
+conformance: all
+	tests/differential.sh -j 2 -k 20 -m 200 $(CORPUS)/single/*.kif $(CORPUS)/multi/*.kif $(CORPUS)/conformance/*.kif
+
+# The whole suite under AddressSanitizer and UndefinedBehaviorSanitizer.
+asan:
+	$(MAKE) B=build/asan CC=clang \
+	  CFLAGS="-O1 -g -fsanitize=address,undefined -fno-sanitize-recover=all -fno-omit-frame-pointer" \
+	  LDFLAGS="-fsanitize=address,undefined" check
+
+install: all
+	install -d $(DESTDIR)$(PREFIX)/bin $(DESTDIR)$(PREFIX)/lib $(DESTDIR)$(PREFIX)/include \
+	  $(DESTDIR)$(PREFIX)/lib/pkgconfig $(DESTDIR)$(PREFIX)/share/man/man1
+	install -m 755 $(B)/gdl $(DESTDIR)$(PREFIX)/bin/gdl
+	install -m 644 $(B)/libgdl.a $(DESTDIR)$(PREFIX)/lib/libgdl.a
+	install -m 644 engine/gdl.h $(DESTDIR)$(PREFIX)/include/gdl.h
+	sed -e 's|@PREFIX@|$(PREFIX)|' -e 's|@VERSION@|$(shell sed -n 's/^#define GDL_VERSION "\(.*\)"/\1/p' engine/gdl.h)|' \
+	  doc/gdl.pc.in > $(DESTDIR)$(PREFIX)/lib/pkgconfig/gdl.pc
+	if [ -f doc/gdl.1 ]; then install -m 644 doc/gdl.1 $(DESTDIR)$(PREFIX)/share/man/man1/gdl.1; fi
+
+-include $(wildcard $(B)/*.d $(B)/tests/*.d)
 
 clean:
-	rm -rf $(B)
+	rm -rf build
 
-.PHONY: all clean
+.PHONY: all check conformance asan install clean

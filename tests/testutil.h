@@ -1,0 +1,43 @@
+/* testutil.h - helpers shared by the Check suites (tests/check_*.c). */
+#ifndef GDL_TESTUTIL_H
+#define GDL_TESTUTIL_H
+
+#include <check.h>
+#include "gdl.h"
+
+/* The path of a corpus file: $GDL_CORPUS/REL (default
+ * ../shared/gdl-corpus/REL).  Returns a static buffer of the caller's
+ * (overwritten by the next call). */
+const char *tu_corpus(const char *rel);
+
+/* A context with FILE(s) loaded and compiled (NULL-terminated list); *st
+ * gets the status of the first failing step (GDL_OK when all went well).
+ * The caller frees the context. */
+gdl_ctx *tu_load(gdl_status *st, unsigned flags, const char *file, ...);
+/* The same for a description in a string (named "test.kif"). */
+gdl_ctx *tu_load_text(gdl_status *st, unsigned flags, const char *text);
+
+/* Runs a shell command; returns its exit status and the output it wrote
+ * (malloc'd, NUL-terminated; pass NULL to ignore). */
+int tu_run(const char *cmd, char **out, char **err);
+
+/* The gdl binary to run: $GDL or build/gdl. */
+const char *tu_gdl(void);
+
+/* The state reached from the start by playing the moves in text (k moves
+ * per step, as gdl legal --moves); fails the test on an illegal move. */
+void tu_play(gdl_ctx *ctx, const char *moves, gdl_state *out);
+
+/* The legal moves of a role in the current state as one string of KIF
+ * terms sorted by text and separated by single spaces (malloc'd). */
+char *tu_legal_text(gdl_ctx *ctx, size_t role);
+
+/* Suites, one per module. */
+Suite *parse_suite(void);
+Suite *checker_suite(void);
+Suite *robust_suite(void);
+Suite *engine_suite(void);
+Suite *search_suite(void);
+Suite *cli_suite(void);
+
+#endif

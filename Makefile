@@ -73,6 +73,18 @@ asan:
 	  CFLAGS="-O1 -g -fsanitize=address,undefined -fno-sanitize-recover=all -fno-omit-frame-pointer" \
 	  LDFLAGS="-fsanitize=address,undefined" check
 
+# Fuzzing the reader, the checker and the evaluator with libFuzzer (clang).
+# New inputs go to build/fuzz/corpus; the public corpus seeds it, read in
+# place.  FUZZ_SECONDS=600 for the ten-minute run doc/robustness.md records.
+FUZZ_SECONDS ?= 60
+FUZZ_FLAGS := -O1 -g -fsanitize=fuzzer,address,undefined -fno-omit-frame-pointer
+fuzz:
+	$(MAKE) B=build/fuzz CC=clang CFLAGS="-O1 -g -fsanitize=fuzzer-no-link,address,undefined -fno-omit-frame-pointer" build/fuzz/libgdl.a
+	clang $(CPPFLAGS) $(FUZZ_FLAGS) -o build/fuzz/fuzz_gdl tests/fuzz/fuzz_gdl.c build/fuzz/libgdl.a -lm
+	mkdir -p build/fuzz/corpus
+	build/fuzz/fuzz_gdl -max_total_time=$(FUZZ_SECONDS) -max_len=4096 -rss_limit_mb=2048 \
+	  -timeout=20 build/fuzz/corpus $(CORPUS)/conformance $(CORPUS)/single
+
 install: all
 	install -d $(DESTDIR)$(PREFIX)/bin $(DESTDIR)$(PREFIX)/lib $(DESTDIR)$(PREFIX)/include \
 	  $(DESTDIR)$(PREFIX)/lib/pkgconfig $(DESTDIR)$(PREFIX)/share/man/man1
@@ -88,4 +100,4 @@ install: all
 clean:
 	rm -rf build
 
-.PHONY: all check conformance asan install clean
+.PHONY: all check conformance asan fuzz install clean

@@ -842,6 +842,36 @@ static int cmd_solve(gdl_ctx *ctx, const opts_t *o)
   return res.status == GDL_SOLVED ? 0 : res.status == GDL_UNSOLVABLE ? 1 : 3;
 }
 
+/* ---- cat -------------------------------------------------------------- */
+
+/* Every file of the description, includes too, as one KIF text: an
+ * `;#include` line becomes a plain comment, since what it names follows. */
+static int cmd_cat(gdl_ctx *ctx, const opts_t *o)
+{
+  size_t i, n = 0;
+  int rc = load(ctx, o);
+  if (rc)
+    return rc;
+  printf(";;;; One description made by gdl cat from:");
+  for (i = 0; i < gdl_file_count(ctx); i++)
+    printf(" %s", gdl_file_name(ctx, i));
+  printf("\n");
+  for (i = 0; i < gdl_file_count(ctx); i++) {
+    const char *t = gdl_file_text(ctx, i, &n), *p = t, *end = t + n;
+    printf("\n;;;; ---- %s ----\n", gdl_file_name(ctx, i));
+    while (p < end) {
+      const char *nl = memchr(p, '\n', (size_t)(end - p));
+      size_t len = nl ? (size_t)(nl - p) : (size_t)(end - p);
+      if (len >= 9 && memcmp(p, ";#include", 9) == 0)
+        printf(";;;; (included here:%.*s)\n", (int)(len - 9), p + 9);
+      else
+        printf("%.*s\n", (int)len, p);
+      p += len + 1;
+    }
+  }
+  return 0;
+}
+
 /* ---- main ------------------------------------------------------------- */
 
 int gdl_cli_cat(gdl_ctx *ctx, int nfiles, const char **files);
@@ -906,6 +936,8 @@ int main(int argc, char **argv)
     rc = cmd_bench(ctx, &o, t0);
   else if (strcmp(o.cmd, "solve") == 0)
     rc = cmd_solve(ctx, &o);
+  else if (strcmp(o.cmd, "cat") == 0)
+    rc = cmd_cat(ctx, &o);
   else
     rc = usage_error("'%s' is not implemented yet", o.cmd);
   gdl_free(ctx);

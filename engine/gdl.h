@@ -80,6 +80,12 @@ gdl_status gdl_load_file(gdl_ctx *ctx, const char *path);
 /* The same for text in memory; `name` is used in messages. */
 gdl_status gdl_load_string(gdl_ctx *ctx, const char *name, const char *text,
                            size_t len);
+/* The files loaded so far (those named and those they #include), in the
+ * order they were read: name and whole text. */
+size_t gdl_file_count(const gdl_ctx *ctx);
+const char *gdl_file_name(const gdl_ctx *ctx, size_t i);
+const char *gdl_file_text(const gdl_ctx *ctx, size_t i, size_t *len);
+
 /* Checks everything loaded and prepares it for evaluation.  GDL_EINPUT when
  * there are errors (see gdl_diagnostics()).  A description that mentions no
  * game keyword is a plain rule base: it compiles, and gdl_is_game() is 0. */

@@ -269,3 +269,20 @@ gdl_status gdl_load_string(gdl_ctx *ctx, const char *name, const char *text,
   }
   return GDL_OK;
 }
+
+size_t gdl_file_count(const gdl_ctx *ctx) { return ctx->nfiles; }
+
+const char *gdl_file_name(const gdl_ctx *ctx, size_t i)
+{
+  return i < ctx->nfiles ? ctx->files[i].name : NULL;
+}
+
+const char *gdl_file_text(const gdl_ctx *ctx, size_t i, size_t *len)
+{
+  if (i >= ctx->nfiles) {
+    *len = 0;
+    return NULL;
+  }
+  *len = ctx->files[i].len;
+  return ctx->files[i].text;
+}

@@ -69,22 +69,60 @@ static uint32_t idx_first(const index_t *ix, gdl_term key)
   return 0;
 }
 
-static index_t *idx_get(gdl_ctx *ctx, uint32_t r, uint32_t arg)
+/* The key of a fact in an index: the argument, or a sub-argument (0 when
+ * the argument has no such part: the fact is not in the index, and no
+ * pattern that needs the part can match it). */
+static gdl_term fact_key(const gdl_ctx *ctx, gdl_term atom, const index_t *ix)
+{
+  gdl_term a = TARG(ctx, atom, (uint32_t)ix->arg);
+  const term_t *t;
+  if (ix->sub < 0)
+    return a;
+  t = &ctx->terms[a];
+  return t->kind == T_FN && t->arity > (uint32_t)ix->sub
+             ? ctx->targs[t->args + (uint32_t)ix->sub] : 0;
+}
+
+static void idx_add(gdl_ctx *ctx, index_t *ix, gdl_term atom, uint32_t fi)
+{
+  gdl_term k = fact_key(ctx, atom, ix);
+  if (k)
+    idx_put(ctx, ix, k, fi);
+  else {
+    GROW(ctx, ix->chain, ix->chaincap, fi);
+    ix->chain[fi] = 0;
+  }
+}
+
+static index_t *idx_built(gdl_ctx *ctx, uint32_t r, uint32_t slot)
 {
   rel_t *rel = &ctx->rels[r];
-  index_t *ix;
+  index_t *ix = &rel->idx[slot];
   uint32_t i;
-  if (!rel->idx)
-    rel->idx = ctx_alloc(ctx, rel->arity * sizeof *rel->idx);
-  ix = &rel->idx[arg];
   if (!ix->head) {
     ix->mask = 15;
     ix->head = ctx_alloc(ctx, 16 * sizeof *ix->head);
     ix->val = ctx_alloc(ctx, 16 * sizeof *ix->val);
     for (i = 0; i < rel->n; i++)
-      idx_put(ctx, ix, TARG(ctx, rel->facts[i], arg), i);
+      idx_add(ctx, ix, rel->facts[i], i);
   }
   return ix;
+}
+
+/* The slot of the index on (arg, sub) of a relation, made when new; the
+ * plans name indexes by slot, and they are built when first used. */
+static int32_t idx_slot(gdl_ctx *ctx, uint32_t r, int arg, int sub)
+{
+  rel_t *rel = &ctx->rels[r];
+  uint32_t i;
+  for (i = 0; i < rel->nidx; i++)
+    if (rel->idx[i].arg == arg && rel->idx[i].sub == sub)
+      return (int32_t)i;
+  rel->idx = ctx_realloc(ctx, rel->idx, (rel->nidx + 1) * sizeof *rel->idx);
+  memset(&rel->idx[rel->nidx], 0, sizeof *rel->idx);
+  rel->idx[rel->nidx].arg = (int16_t)arg;
+  rel->idx[rel->nidx].sub = (int16_t)sub;
+  return (int32_t)rel->nidx++;
 }
 
 /* ---- facts ------------------------------------------------------------ */
@@ -101,10 +139,9 @@ int eval_insert(gdl_ctx *ctx, uint32_t r, gdl_term atom)
               sym_text(ctx, rel->sym), rel->arity);
   GROW(ctx, rel->facts, rel->cap, rel->n);
   rel->facts[rel->n] = atom;
-  if (rel->idx)
-    for (a = 0; a < rel->arity; a++)
-      if (rel->idx[a].head)
-        idx_put(ctx, &rel->idx[a], TARG(ctx, atom, a), rel->n);
+  for (a = 0; a < rel->nidx; a++)
+    if (rel->idx[a].head)
+      idx_add(ctx, &rel->idx[a], atom, rel->n);
   rel->n++;
   ctx->present[atom] = 1;
   ctx->nfacts++;
@@ -122,13 +159,12 @@ void eval_clear(gdl_ctx *ctx, int phase)
       ctx->present[rel->facts[i]] = 0;
     ctx->nfacts -= rel->n;
     rel->n = 0;
-    if (rel->idx)
-      for (a = 0; a < rel->arity; a++)
-        if (rel->idx[a].used) {
-          memset(rel->idx[a].head, 0,
-                 (rel->idx[a].mask + 1) * sizeof *rel->idx[a].head);
-          rel->idx[a].used = 0;
-        }
+    for (a = 0; a < rel->nidx; a++)
+      if (rel->idx[a].used) {
+        memset(rel->idx[a].head, 0,
+               (rel->idx[a].mask + 1) * sizeof *rel->idx[a].head);
+        rel->idx[a].used = 0;
+      }
   }
 }
 
@@ -137,6 +173,7 @@ void eval_clear(gdl_ctx *ctx, int phase)
 int eval_match(gdl_ctx *ctx, gdl_term p, gdl_term g)
 {
   const term_t *tp = &ctx->terms[p], *tg;
+  const gdl_term *pa, *ga;
   uint32_t i;
   if (tp->ground)
     return p == g;
@@ -151,9 +188,27 @@ int eval_match(gdl_ctx *ctx, gdl_term p, gdl_term g)
   tg = &ctx->terms[g];
   if (tg->kind != T_FN || tg->sym != tp->sym || tg->arity != tp->arity)
     return 0;
-  for (i = 0; i < tp->arity; i++)
-    if (!eval_match(ctx, ctx->targs[tp->args + i], ctx->targs[tg->args + i]))
+  pa = ctx->targs + tp->args;
+  ga = ctx->targs + tg->args;
+  for (i = 0; i < tp->arity; i++) {
+    /* constants and variables here; only structures recurse */
+    const term_t *ta = &ctx->terms[pa[i]];
+    if (ta->ground) {
+      if (pa[i] != ga[i])
+        return 0;
+    } else if (ta->kind == T_VAR) {
+      gdl_term *b = &ctx->bind[ta->sym];
+      if (*b) {
+        if (*b != ga[i])
+          return 0;
+      } else {
+        *b = ga[i];
+        ctx->trail[ctx->ntrail++] = ta->sym;
+      }
+    } else if (!eval_match(ctx, pa[i], ga[i])) {
       return 0;
+    }
+  }
   return 1;
 }
 
@@ -195,7 +250,20 @@ static gdl_term subst(gdl_ctx *ctx, gdl_term p, int create)
 
 static void emit(gdl_ctx *ctx, const rule_t *r)
 {
-  gdl_term h = subst(ctx, r->head, 1);
+  gdl_term h;
+  if (r->rel == ctx->r_next) {
+    /* (next X): X is usually a fluent already known, and its `next` atom
+     * is remembered per fluent */
+    gdl_term x = subst(ctx, TARG(ctx, r->head, 0), 1);
+    if (x >= ctx->nextwrapcap || !ctx->nextwrap[x]) {
+      gdl_term w = term_fn(ctx, S_NEXT, 1, &x);
+      GROW(ctx, ctx->nextwrap, ctx->nextwrapcap, x);
+      ctx->nextwrap[x] = w;
+    }
+    h = ctx->nextwrap[x];
+  } else {
+    h = subst(ctx, r->head, 1);
+  }
   eval_insert(ctx, r->rel, h);
   if ((++ctx->poll & 4095) == 0)
     ctx_poll(ctx);
@@ -226,11 +294,11 @@ static void join(gdl_ctx *ctx, const rule_t *r, const plan_t *p, uint32_t i,
       return;
     }
     if (s->key >= 0) {
-      gdl_term k = subst(ctx, TARG(ctx, l->a, (uint32_t)s->key), 0);
+      gdl_term k = subst(ctx, s->keypat, 0);
       uint32_t next;
       if (!k)
         return;
-      next = idx_first(idx_get(ctx, l->rel, (uint32_t)s->key), k);
+      next = idx_first(idx_built(ctx, l->rel, (uint32_t)s->key), k);
       while (next) {
         fi = next - 1;
         next = ctx->rels[l->rel].idx[s->key].chain[fi];
@@ -252,9 +320,25 @@ static void join(gdl_ctx *ctx, const rule_t *r, const plan_t *p, uint32_t i,
     return;
   }
   case L_NEG: {
-    gdl_term t = subst(ctx, l->a, 0);
-    if (!t || !ctx->present[t])
+    const rel_t *nr = &ctx->rels[l->rel];
+    if (nr->n <= 4) {
+      /* a few facts (the moves of `does`): matching them is cheaper than
+       * building the atom to look it up */
+      uint32_t fi, mark = ctx->ntrail;
+      for (fi = 0; fi < nr->n; fi++) {
+        int m = eval_match(ctx, l->a, nr->facts[fi]);
+        undo(ctx, mark);
+        if (m)
+          return;
+      }
       join(ctx, r, p, i + 1, delta);
+      return;
+    }
+    {
+      gdl_term t = subst(ctx, l->a, 0);
+      if (!t || !ctx->present[t])
+        join(ctx, r, p, i + 1, delta);
+    }
     return;
   }
   case L_DISTINCT:
@@ -349,21 +433,41 @@ static int all_bound(const gdl_ctx *ctx, gdl_term t, const uint8_t *bound)
   return 1;
 }
 
-/* The first argument whose value is known, -2 when the whole atom is, or
- * -1. */
-static int32_t pick_key(const gdl_ctx *ctx, gdl_term atom,
-                        const uint8_t *bound, int allow_lookup)
+/* Where to look for a positive literal's matches: -2 when the whole atom
+ * is known (a lookup); else an index on the first argument whose value is
+ * known, or failing that on a known part of an argument (so that
+ * (true (cell ?x ?y b)) with ?x known looks only at the cells of row ?x);
+ * else -1, a scan. */
+static void pick_key(gdl_ctx *ctx, uint32_t rel, gdl_term atom,
+                     const uint8_t *bound, int allow_lookup, step_t *s)
 {
   const term_t *x = &ctx->terms[atom];
-  uint32_t i;
-  if (allow_lookup && all_bound(ctx, atom, bound))
-    return -2;
+  uint32_t i, j;
+  s->key = -1;
+  s->keypat = 0;
+  if (allow_lookup && all_bound(ctx, atom, bound)) {
+    s->key = -2;
+    return;
+  }
   if (x->kind != T_FN)
-    return -1;
+    return;
   for (i = 0; i < x->arity; i++)
-    if (all_bound(ctx, TARG(ctx, atom, i), bound))
-      return (int32_t)i;
-  return -1;
+    if (all_bound(ctx, TARG(ctx, atom, i), bound)) {
+      s->keypat = TARG(ctx, atom, i);
+      s->key = idx_slot(ctx, rel, (int)i, -1);
+      return;
+    }
+  for (i = 0; i < ctx->terms[atom].arity; i++) {
+    gdl_term a = TARG(ctx, atom, i);
+    if (ctx->terms[a].kind != T_FN)
+      continue;
+    for (j = 0; j < ctx->terms[a].arity && j < 32767; j++)
+      if (all_bound(ctx, TARG(ctx, a, j), bound)) {
+        s->keypat = TARG(ctx, a, j);
+        s->key = idx_slot(ctx, rel, (int)i, (int)j);
+        return;
+      }
+  }
 }
 
 static void place(gdl_ctx *ctx, const rule_t *r, plan_t *p, uint32_t li,
@@ -372,7 +476,10 @@ static void place(gdl_ctx *ctx, const rule_t *r, plan_t *p, uint32_t li,
   const lit_t *l = &r->body[li];
   step_t *s = &p->steps[p->n++];
   s->lit = li;
-  s->key = l->kind == L_POS ? pick_key(ctx, l->a, bound, !first) : -1;
+  s->key = -1;
+  s->keypat = 0;
+  if (l->kind == L_POS)
+    pick_key(ctx, l->rel, l->a, bound, !first, s);
   if (l->kind == L_POS)
     mark_vars(ctx, l->a, bound);
   placed[li] = 1;
@@ -422,8 +529,13 @@ static double lit_cost(const gdl_ctx *ctx, const lit_t *l,
       gdl_term a = TARG(ctx, l->a, k);
       if (all_bound(ctx, a, bound))
         c /= 8;
-      else if (ctx->terms[a].kind == T_FN)
+      else if (ctx->terms[a].kind == T_FN) {
+        uint32_t j;
         c /= 2;   /* a structure to match is some filter too */
+        for (j = 0; j < ctx->terms[a].arity; j++)
+          if (all_bound(ctx, TARG(ctx, a, j), bound))
+            c /= 4;
+      }
     }
   return c;
 }

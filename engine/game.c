@@ -19,6 +19,19 @@ static void sort_terms(gdl_ctx *ctx, gdl_term *a, uint32_t n, int by_text)
   uint32_t width, i;
   if (n < 2)
     return;
+  if (n <= 16) {              /* insertion sort: states are often small */
+    for (i = 1; i < n; i++) {
+      gdl_term x = a[i];
+      uint32_t j = i;
+      while (j > 0 && (by_text ? gdl_term_cmp(ctx, a[j - 1], x) > 0
+                               : a[j - 1] > x)) {
+        a[j] = a[j - 1];
+        j--;
+      }
+      a[j] = x;
+    }
+    return;
+  }
   GROW(ctx, ctx->tmp, ctx->tmpcap, n);
   tmp = ctx->tmp;
   for (width = 1; width < n; width *= 2) {
@@ -112,8 +125,15 @@ gdl_status gdl_set_state(gdl_ctx *ctx, const gdl_state *s)
   need_game(ctx);
   ctx->have_state = 0;
   eval_clear(ctx, P_STATE);
-  for (i = 0; i < s->n; i++)
-    eval_insert(ctx, ctx->r_true, term_fn(ctx, S_TRUE, 1, &s->facts[i]));
+  for (i = 0; i < s->n; i++) {
+    gdl_term f = s->facts[i];
+    if (f >= ctx->truewrapcap || !ctx->truewrap[f]) {
+      gdl_term t = term_fn(ctx, S_TRUE, 1, &f);
+      GROW(ctx, ctx->truewrap, ctx->truewrapcap, f);
+      ctx->truewrap[f] = t;
+    }
+    eval_insert(ctx, ctx->r_true, ctx->truewrap[f]);
+  }
   eval_phase(ctx, P_STATE);
   memset(ctx->legal_ok, 0, ctx->nroles);
   ctx->have_state = 1;

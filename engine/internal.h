@@ -134,7 +134,9 @@ typedef struct {
 
 typedef struct {
   uint32_t lit;          /* body literal */
-  int32_t key;           /* argument whose value is known here, or -1 */
+  int32_t key;           /* index of the relation to look in (rel_t.idx),
+                            -1 none (scan), -2 the whole atom is known */
+  gdl_term keypat;       /* the part of the atom whose value is known */
 } step_t;
 
 typedef struct {
@@ -160,7 +162,9 @@ typedef struct {
 enum { P_STATIC, P_STATE, P_MOVE };
 
 typedef struct {
-  uint32_t *head;        /* map slot -> key term; 0 empty */
+  int16_t arg, sub;      /* indexed on argument arg, or on argument sub of
+                            argument arg when sub >= 0 */
+  uint32_t *head;        /* map slot -> key term; 0 empty (NULL: not built) */
   uint32_t *val;         /* map slot -> last fact index + 1 */
   uint32_t mask;         /* slots - 1 */
   uint32_t used;
@@ -179,7 +183,8 @@ typedef struct {
   uint32_t file, start, end;   /* first use, for messages */
   gdl_term *facts;       /* derived facts (atoms), insertion order */
   uint32_t n, cap;
-  index_t *idx;          /* per argument, built when first needed */
+  index_t *idx;          /* indexes the plans use, built when first needed */
+  uint32_t nidx;
   uint32_t dlo, dhi;     /* semi-naive: the delta range */
   uint32_t nfactrules;   /* facts written for it */
   uint32_t nrules;       /* rules with a body for it */
@@ -300,6 +305,10 @@ struct gdl_ctx {
   uint32_t goalcap;
   gdl_term *tmp;
   uint32_t tmpcap;
+  gdl_term *truewrap;          /* per term f: the atom (true f), or 0 */
+  uint32_t truewrapcap;
+  gdl_term *nextwrap;          /* per term f: the atom (next f), or 0 */
+  uint32_t nextwrapcap;
 };
 
 /* Facts of relation r. */

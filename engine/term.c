@@ -126,10 +126,15 @@ static uint32_t term_hash(int kind, uint32_t sym, uint32_t arity,
 static int term_same(const gdl_ctx *ctx, const term_t *t, int kind,
                      uint32_t sym, uint32_t arity, const gdl_term *args)
 {
+  const gdl_term *a;
+  uint32_t i;
   if (t->kind != kind || t->sym != sym || t->arity != arity)
     return 0;
-  return arity == 0 ||
-         memcmp(ctx->targs + t->args, args, arity * sizeof *args) == 0;
+  a = ctx->targs + t->args;
+  for (i = 0; i < arity; i++)
+    if (a[i] != args[i])
+      return 0;
+  return 1;
 }
 
 static void term_rehash(gdl_ctx *ctx)

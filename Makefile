@@ -18,10 +18,10 @@ all: $(B)/gdl $(B)/libgdl.a
 $(B)/.dir:
 	@mkdir -p $(B) && touch $@
 
-$(B)/parser.c $(B)/parser.h: grammar/parser.y | $(B)/.dir
+$(B)/parser.c $(B)/parser.h &: grammar/parser.y | $(B)/.dir
 	$(BISON) -Wall -Werror -o $(B)/parser.c --defines=$(B)/parser.h $<
 
-$(B)/lexer.c $(B)/lexer.h: grammar/lexer.l | $(B)/.dir
+$(B)/lexer.c $(B)/lexer.h &: grammar/lexer.l | $(B)/.dir
 	$(FLEX) -o $(B)/lexer.c --header-file=$(B)/lexer.h $<
 
 $(B)/parser.o: $(B)/parser.c $(B)/lexer.h

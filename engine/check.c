@@ -72,6 +72,13 @@ static void err(conv_t *cv, const gdl_node *n, const char *fmt, const char *a)
   cv->bad = 1;
 }
 
+/* An error at the first character of n only (its opening parenthesis). */
+static void err_at(conv_t *cv, const gdl_node *n, const char *msg)
+{
+  diag_add(cv->ctx, SEV_ERROR, n->file, n->start, n->start + 1, "%s", msg);
+  cv->bad = 1;
+}
+
 static const char *name(gdl_ctx *ctx, uint32_t sym)
 {
   return sym_text(ctx, sym);
@@ -177,8 +184,8 @@ static gdl_term conv_term(conv_t *cv, const gdl_node *n)
       return 0;
     }
     if (h->kind == N_LIST) {
-      err(cv, h, "a list cannot start with a list: the first element "
-          "must be a name%s", "");
+      err_at(cv, h, "a list cannot start with a list: the first element "
+             "must be a name");
       return 0;
     }
     if (h->kind == N_VAR) {
@@ -204,8 +211,9 @@ static gdl_term conv_term(conv_t *cv, const gdl_node *n)
       cv->fnwarned[h->sym] = 1;
       snprintf(buf, sizeof buf, "%u", cv->fnar[h->sym] - 1);
       diag_add(ctx, SEV_WARNING, h->file, h->start, h->end,
-               "function '%s' is used with %u arguments here and with %s "
-               "elsewhere", name(ctx, h->sym), n->n - 1, buf);
+               "function '%s' is used with %u argument%s here and with %s "
+               "elsewhere", name(ctx, h->sym), n->n - 1,
+               n->n == 2 ? "" : "s", buf);
     }
     if (!cv->fnar[h->sym])
       cv->fnar[h->sym] = n->n;
@@ -308,8 +316,8 @@ static gdl_term conv_atom(conv_t *cv, const gdl_node *n, uint32_t *rel)
       return 0;
     }
     if (h->kind == N_LIST) {
-      err(cv, h, "a list cannot start with a list: the first element "
-          "must be a relation name%s", "");
+      err_at(cv, h, "a list cannot start with a list: the first element "
+             "must be a relation name");
       return 0;
     }
     if (h->kind == N_VAR) {
@@ -634,7 +642,8 @@ static void conv_rule(conv_t *cv, const gdl_node *n)
     r->hsrc = h;
     r->nvars = cv->nvars;
     r->varnames = ctx_arena(ctx, (cv->nvars + 1) * sizeof *r->varnames);
-    memcpy(r->varnames, cv->vars, cv->nvars * sizeof *r->varnames);
+    if (cv->nvars)
+      COPY(r->varnames, cv->vars, cv->nvars * sizeof *r->varnames);
     r->nbody = nslots;
     r->body = ctx_arena(ctx, (nslots + 1) * sizeof *r->body);
     for (i = 0; i < nslots; i++)
@@ -1016,7 +1025,7 @@ static void check_game(gdl_ctx *ctx)
       continue;
     ctx->is_game = 0;
     if (mentioned)
-      diag_add(ctx, SEV_ERROR, 0, 0, 0,
+      diag_add(ctx, SEV_ERROR, 0, UINT32_MAX, UINT32_MAX,
                "this is a game description (it uses GDL's game keywords) "
                "but nothing defines '%s'", sym_text(ctx, need[j]));
     else if (!ctx->not_game[0])

@@ -28,6 +28,7 @@ typedef struct {
   const char *term;           /* the TERM of query / explain */
   int json, quiet, clean;
   const char *algorithm;      /* solve */
+  const char *engine;         /* --engine auto|ground|interp */
   double max_seconds;
   double seconds;             /* bench */
   unsigned long long max_states;
@@ -188,6 +189,11 @@ static int parse_args(int argc, char **argv, opts_t *o)
       o->quiet = 1;
     } else if (OPT("--clean")) {
       o->clean = 1;
+    } else if (OPT("--engine")) {
+      VALUE();
+      if (strcmp(v, "auto") && strcmp(v, "ground") && strcmp(v, "interp"))
+        return usage_error("--engine is auto, ground or interp, not '%s'", v);
+      o->engine = v;
     } else if (OPT("--moves")) {
       VALUE();
       o->moves = v;
@@ -272,6 +278,19 @@ static int load(gdl_ctx *ctx, const opts_t *o)
   }
   if (st != GDL_OK || gdl_error_count(ctx))
     return 2;
+  if (gdl_is_game(ctx)) {
+    gdl_engine e = !o->engine || strcmp(o->engine, "auto") == 0
+                       ? GDL_ENGINE_AUTO
+                   : strcmp(o->engine, "ground") == 0 ? GDL_ENGINE_GROUND
+                                                      : GDL_ENGINE_INTERP;
+    /* check only reads; the others evaluate */
+    if (strcmp(o->cmd, "check") != 0 && strcmp(o->cmd, "cat") != 0 &&
+        (st = gdl_use_engine(ctx, e)) != GDL_OK) {
+      fprintf(stderr, "gdl: cannot ground %s: %s\n", o->files[0],
+              gdl_engine_note(ctx));
+      return st == GDL_ELIMIT ? 3 : 2;
+    }
+  }
   return 0;
 }
 
@@ -564,8 +583,11 @@ static int cmd_query(gdl_ctx *ctx, const opts_t *o)
   }
   if ((st = gdl_parse_term(ctx, o->term, 1, &q)) != GDL_OK)
     return fail(ctx, st);
-  if (o->json)
-    printf("{\"query\": \"%s\", \"answers\": [", "");
+  if (o->json) {
+    printf("{\"query\": ");
+    json_str(o->term);
+    printf(", \"answers\": [");
+  }
   if ((st = gdl_query(ctx, q, print_answer, &a)) != GDL_OK)
     return fail(ctx, st);
   if (o->json)
@@ -712,16 +734,25 @@ static int cmd_bench(gdl_ctx *ctx, const opts_t *o, double t0)
     playouts++;
   }
   el = now() - start;
+  {
+    size_t rules, inputs, props = gdl_ground_size(ctx, &rules, &inputs);
+    if (!o->json && props)
+      printf("%s: ground network: %zu propositions, %zu rules, %zu inputs\n",
+             o->files[0], props, rules, inputs);
+    else if (!o->json && gdl_engine_note(ctx)[0])
+      printf("%s: not grounded: %s\n", o->files[0], gdl_engine_note(ctx));
+  }
   if (o->json)
-    printf("{\"file\": \"%s\", \"engine\": \"interp\", \"states_per_second\": "
+    printf("{\"file\": \"%s\", \"engine\": \"%s\", \"states_per_second\": "
            "%.1f, \"playouts_per_second\": %.2f, \"setup_ms\": %.2f, "
            "\"states\": %llu, \"playouts\": %llu, \"seconds\": %.3f}\n",
-           o->files[0], states / el, playouts / el, setup, states, playouts,
-           el);
+           o->files[0], gdl_engine_name(ctx), states / el, playouts / el,
+           setup, states, playouts, el);
   else
     printf("%s: %.0f states/s, %.1f playouts/s, set-up %.1f ms (engine "
-           "interp; %llu states, %llu playouts in %.2f s)\n", o->files[0],
-           states / el, playouts / el, setup, states, playouts, el);
+           "%s; %llu states, %llu playouts in %.2f s)\n", o->files[0],
+           states / el, playouts / el, setup, gdl_engine_name(ctx), states,
+           playouts, el);
   free(joint);
   return 0;
 }

@@ -12,6 +12,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 
 #include "internal.h"
 
@@ -159,10 +160,19 @@ _Noreturn void ctx_throw(gdl_ctx *ctx, gdl_status st, const char *fmt, ...)
   longjmp(*ctx->jmp, 1);
 }
 
+double ctx_clock(void)
+{
+  struct timespec ts;
+  clock_gettime(CLOCK_MONOTONIC, &ts);
+  return (double)ts.tv_sec + (double)ts.tv_nsec * 1e-9;
+}
+
 void ctx_poll(gdl_ctx *ctx)
 {
   if (ctx->interrupt && *ctx->interrupt)
     ctx_throw(ctx, GDL_ELIMIT, "interrupted");
+  if (ctx->deadline > 0 && ctx_clock() > ctx->deadline)
+    ctx_throw(ctx, GDL_ELIMIT, "took longer than its time budget");
 }
 
 /* ---- public: the context ---------------------------------------------- */
@@ -304,6 +314,10 @@ static void format_diag(gdl_ctx *ctx, strbuf_t *b, const diag_t *d)
     return;
   }
   f = &ctx->files[d->file];
+  if (d->start == UINT32_MAX) {   /* about the whole description */
+    sb_printf(ctx, b, "%s: %s: %s\n", f->name, sevname[d->sev], d->msg);
+    return;
+  }
   diag_where(ctx, d->file, d->start, &line, &col);
   sb_printf(ctx, b, "%s:%u:%u: %s: %s\n", f->name, line, col,
             sevname[d->sev], d->msg);

@@ -15,10 +15,22 @@
  * their variables are bound.  So the order a rule's body is written in does
  * not matter.  Membership of a ground atom is one byte per term
  * (ctx->present), since terms are hash-consed.
+ *
+ * Lazy relations.  Some relations are views meant to be asked with every
+ * argument known: chess's (threatened_with_capture ?owner ?cx ?cy ...) or
+ * sudoku's exactlyFirst, whose full extension has millions of facts.  A
+ * relation that is not recursive, has no facts of its own, is no keyword,
+ * and is only ever used with all its variables bound by other literals is
+ * made lazy: it is never materialised; a literal over it is a test, run
+ * when its atom is ground, by joining each of its rules with the head
+ * matched to that atom (top-down, one level at a time), and the answer is
+ * remembered until its phase is cleared.
  */
 #include <string.h>
 
 #include "internal.h"
+
+static void eval_scc(gdl_ctx *ctx, const scc_t *s);
 
 /* ---- indexes ---------------------------------------------------------- */
 
@@ -151,6 +163,8 @@ int eval_insert(gdl_ctx *ctx, uint32_t r, gdl_term atom)
 void eval_clear(gdl_ctx *ctx, int phase)
 {
   uint32_t r, i, a;
+  for (i = (uint32_t)phase; i < 3; i++)
+    ctx->epoch[i]++;
   for (r = 0; r < ctx->nrels; r++) {
     rel_t *rel = &ctx->rels[r];
     if (rel->phase < phase || rel->n == 0)
@@ -159,12 +173,23 @@ void eval_clear(gdl_ctx *ctx, int phase)
       ctx->present[rel->facts[i]] = 0;
     ctx->nfacts -= rel->n;
     rel->n = 0;
-    for (a = 0; a < rel->nidx; a++)
-      if (rel->idx[a].used) {
-        memset(rel->idx[a].head, 0,
-               (rel->idx[a].mask + 1) * sizeof *rel->idx[a].head);
-        rel->idx[a].used = 0;
+    for (a = 0; a < rel->nidx; a++) {
+      index_t *ix = &rel->idx[a];
+      if (!ix->used)
+        continue;
+      if (ix->mask > 4095 && ix->used * 8 < ix->mask) {
+        /* a table grown for far more facts than it holds (after
+         * grounding's relaxed fixpoint): let it be built afresh */
+        ctx_free(ctx, ix->head);
+        ctx_free(ctx, ix->val);
+        ctx_free(ctx, ix->chain);
+        ix->head = ix->val = ix->chain = NULL;
+        ix->chaincap = ix->mask = 0;
+      } else {
+        memset(ix->head, 0, (ix->mask + 1) * sizeof *ix->head);
       }
+      ix->used = 0;
+    }
   }
 }
 
@@ -246,11 +271,76 @@ static gdl_term subst(gdl_ctx *ctx, gdl_term p, int create)
   return r;
 }
 
+gdl_term eval_subst(gdl_ctx *ctx, gdl_term p, int create)
+{
+  return subst(ctx, p, create);
+}
+
+/* ---- lazy relations --------------------------------------------------- */
+
+static void join(gdl_ctx *ctx, const rule_t *r, const plan_t *p, uint32_t i,
+                 int delta);
+
+/* Whether the ground atom t of lazy relation rel holds. */
+static int lazy_holds(gdl_ctx *ctx, uint32_t rel, gdl_term t)
+{
+  rel_t *R = &ctx->rels[rel];
+  uint32_t ep = R->phase == P_STATIC ? 1 : ctx->epoch[R->phase] + 2, i;
+  uint32_t nsave, trail;
+  gdl_term *save;
+  int found = 0, mode = ctx->lazy_mode, was = ctx->lazy_found;
+  if (t < ctx->lazycap && ctx->lazyepoch[t] == ep)
+    return ctx->lazyval[t] == 1;
+  /* this test runs in the middle of another rule's join: keep its
+   * bindings aside, and give them back after */
+  nsave = ctx->bindcap;
+  trail = ctx->ntrail;
+  save = ctx_alloc(ctx, (size_t)nsave * 2 * sizeof *save);
+  COPY(save, ctx->bind, nsave * sizeof *save);
+  COPY(save + nsave, ctx->trail, nsave * sizeof *save);
+  ctx->lazy_mode = 1;
+  for (i = 0; i < ctx->nrules && !found; i++) {
+    const rule_t *r = &ctx->rules[i];
+    if (r->rel != rel)
+      continue;
+    memset(ctx->bind, 0, (r->nvars + 1) * sizeof *ctx->bind);
+    ctx->ntrail = 0;
+    if (!eval_match(ctx, r->head, t))
+      continue;
+    ctx->lazy_found = 0;
+    join(ctx, r, &r->lazy, 0, 0);
+    found = ctx->lazy_found;
+  }
+  ctx->lazy_mode = mode;
+  ctx->lazy_found = was;
+  COPY(ctx->bind, save, nsave * sizeof *save);
+  COPY(ctx->trail, save + nsave, nsave * sizeof *save);
+  ctx->ntrail = trail;
+  ctx_free(ctx, save);
+  if (t >= ctx->lazycap) {
+    uint32_t old = ctx->lazycap;
+    GROW(ctx, ctx->lazyepoch, ctx->lazycap, t);
+    ctx->lazyval = ctx_realloc(ctx, ctx->lazyval, ctx->lazycap);
+    memset(ctx->lazyval + old, 0, ctx->lazycap - old);
+  }
+  ctx->lazyepoch[t] = ep;
+  ctx->lazyval[t] = found ? 1 : 2;
+  return found;
+}
+
 /* ---- joins ------------------------------------------------------------ */
 
 static void emit(gdl_ctx *ctx, const rule_t *r)
 {
   gdl_term h;
+  if (ctx->lazy_mode) {          /* a lazy test: one instance is enough */
+    ctx->lazy_found = 1;
+    return;
+  }
+  if (ctx->grounding) {          /* instantiating: ground.c records it */
+    ground_emit(ctx, r);
+    return;
+  }
   if (r->rel == ctx->r_next) {
     /* (next X): X is usually a fluent already known, and its `next` atom
      * is remembered per fluent */
@@ -265,7 +355,7 @@ static void emit(gdl_ctx *ctx, const rule_t *r)
     h = subst(ctx, r->head, 1);
   }
   eval_insert(ctx, r->rel, h);
-  if ((++ctx->poll & 4095) == 0)
+  if ((++ctx->poll & 1023) == 0)
     ctx_poll(ctx);
 }
 
@@ -278,11 +368,19 @@ static void join(gdl_ctx *ctx, const rule_t *r, const plan_t *p, uint32_t i,
     emit(ctx, r);
     return;
   }
+  if (ctx->lazy_mode && ctx->lazy_found)
+    return;                      /* the test is answered */
   s = &p->steps[i];
   l = &r->body[s->lit];
   switch (l->kind) {
   case L_POS: {
     uint32_t lo = 0, hi = ctx->rels[l->rel].n, fi, mark = ctx->ntrail;
+    if (ctx->rels[l->rel].lazy) {
+      gdl_term t = subst(ctx, l->a, 1);
+      if (lazy_holds(ctx, l->rel, t))
+        join(ctx, r, p, i + 1, delta);
+      return;
+    }
     if (delta && i == 0) {
       lo = ctx->rels[l->rel].dlo;
       hi = ctx->rels[l->rel].dhi;
@@ -321,6 +419,16 @@ static void join(gdl_ctx *ctx, const rule_t *r, const plan_t *p, uint32_t i,
   }
   case L_NEG: {
     const rel_t *nr = &ctx->rels[l->rel];
+    if (nr->lazy && !(ctx->relaxed && nr->phase != P_STATIC)) {
+      if (!lazy_holds(ctx, l->rel, subst(ctx, l->a, 1)))
+        join(ctx, r, p, i + 1, delta);
+      return;
+    }
+    if (ctx->relaxed && nr->phase != P_STATIC) {
+      /* over-approximating: what depends on the state may be false */
+      join(ctx, r, p, i + 1, delta);
+      return;
+    }
     if (nr->n <= 4) {
       /* a few facts (the moves of `does`): matching them is cheaper than
        * building the atom to look it up */
@@ -361,6 +469,32 @@ static void run_rule(gdl_ctx *ctx, const rule_t *r, const plan_t *p,
   join(ctx, r, p, 0, delta);
 }
 
+/* A question asks for every fact of a relation: from now on no relation
+ * is lazy, and those that were are evaluated in full, in order, up to
+ * the phase the database holds (their plans stay valid: a literal planned
+ * as a test is then an ordinary one). */
+void eval_unlazy(gdl_ctx *ctx, int upto)
+{
+  uint8_t *was = ctx_alloc(ctx, ctx->nrels + 1);
+  uint32_t i;
+  for (i = 0; i < ctx->nrels; i++) {
+    was[i] = ctx->rels[i].lazy;
+    ctx->rels[i].lazy = 0;
+  }
+  ctx->nlazy = 0;
+  for (i = 0; i < ctx->nsccs; i++) {
+    const scc_t *s = &ctx->sccs[i];
+    if (s->phase <= upto && s->nrules && s->nrels == 1 && was[s->rels[0]])
+      eval_scc(ctx, s);
+  }
+  ctx_free(ctx, was);
+}
+
+void eval_rule(gdl_ctx *ctx, const rule_t *r)
+{
+  run_rule(ctx, r, &r->full, 0);
+}
+
 static void eval_scc(gdl_ctx *ctx, const scc_t *s)
 {
   uint32_t i, j, more;
@@ -398,9 +532,12 @@ static void eval_scc(gdl_ctx *ctx, const scc_t *s)
 void eval_phase(gdl_ctx *ctx, int phase)
 {
   uint32_t i;
-  for (i = 0; i < ctx->nsccs; i++)
-    if (ctx->sccs[i].phase == phase && ctx->sccs[i].nrules)
-      eval_scc(ctx, &ctx->sccs[i]);
+  for (i = 0; i < ctx->nsccs; i++) {
+    const scc_t *s = &ctx->sccs[i];
+    if (s->phase == phase && s->nrules &&
+        !(s->nrels == 1 && ctx->rels[s->rels[0]].lazy))
+      eval_scc(ctx, s);
+  }
 }
 
 /* ---- planning --------------------------------------------------------- */
@@ -488,6 +625,8 @@ static void place(gdl_ctx *ctx, const rule_t *r, plan_t *p, uint32_t li,
 static int ready(const gdl_ctx *ctx, const lit_t *l, const uint8_t *bound)
 {
   switch (l->kind) {
+  case L_POS:
+    return ctx->rels[l->rel].lazy && all_bound(ctx, l->a, bound);
   case L_NEG:
     return all_bound(ctx, l->a, bound);
   case L_DISTINCT:
@@ -542,7 +681,8 @@ static double lit_cost(const gdl_ctx *ctx, const lit_t *l,
 
 /* Greedy join order: filters as soon as they can run; then the positive
  * literal expected to match least, ties going to the one written first. */
-static void make_plan(gdl_ctx *ctx, const rule_t *r, int first, plan_t *p)
+static void make_plan(gdl_ctx *ctx, const rule_t *r, int first, plan_t *p,
+                      int head_known)
 {
   uint8_t *bound = ctx_alloc(ctx, r->nvars + 1);
   uint8_t *placed = ctx_alloc(ctx, r->nbody + 1);
@@ -550,6 +690,8 @@ static void make_plan(gdl_ctx *ctx, const rule_t *r, int first, plan_t *p)
   if (!p->steps)
     p->steps = ctx_arena(ctx, (r->nbody + 1) * sizeof *p->steps);
   p->n = 0;
+  if (head_known)
+    mark_vars(ctx, r->head, bound);
   if (first >= 0)
     place(ctx, r, p, (uint32_t)first, bound, placed, 1);
   for (;;) {
@@ -560,7 +702,8 @@ static void make_plan(gdl_ctx *ctx, const rule_t *r, int first, plan_t *p)
         place(ctx, r, p, i, bound, placed, 0);
     for (i = 0; i < r->nbody; i++) {
       double c;
-      if (placed[i] || r->body[i].kind != L_POS)
+      if (placed[i] || r->body[i].kind != L_POS ||
+          ctx->rels[r->body[i].rel].lazy)
         continue;
       c = lit_cost(ctx, &r->body[i], bound);
       if (best < 0 || c < bestcost) {
@@ -579,12 +722,71 @@ static void make_plan(gdl_ctx *ctx, const rule_t *r, int first, plan_t *p)
   ctx_free(ctx, placed);
 }
 
+/* Variables of t into `set`. */
+static void vars_of(const gdl_ctx *ctx, gdl_term t, uint8_t *set)
+{
+  mark_vars(ctx, t, set);
+}
+
+/* Which relations are lazy (see the top of this file): candidates are the
+ * non-keyword relations with rules only, none recursive; a candidate
+ * stays one while, in every rule that uses it, its literal's variables
+ * are all bound by positive literals over relations that are not
+ * candidates.  Repeated until nothing changes. */
+static void choose_lazy(gdl_ctx *ctx)
+{
+  uint32_t i, j, k;
+  int changed = 1;
+  for (i = 0; i < ctx->nrels; i++) {
+    rel_t *R = &ctx->rels[i];
+    R->lazy = R->sym >= S_NKEYWORDS && R->nrules > 0 && R->nfactrules == 0;
+  }
+  for (i = 0; i < ctx->nrules; i++) {
+    const rule_t *r = &ctx->rules[i];
+    if (ctx->sccs[r->scc].recursive)
+      ctx->rels[r->rel].lazy = 0;
+  }
+  while (changed) {
+    changed = 0;
+    for (i = 0; i < ctx->nrules; i++) {
+      const rule_t *r = &ctx->rules[i];
+      uint8_t *bound;
+      int any = 0;
+      (void)k;
+      for (j = 0; j < r->nbody; j++)
+        if ((r->body[j].kind == L_POS) && ctx->rels[r->body[j].rel].lazy)
+          any = 1;
+      if (!any)
+        continue;
+      bound = ctx_alloc(ctx, r->nvars + 1);
+      if (ctx->rels[r->rel].lazy)      /* asked with its head known */
+        vars_of(ctx, r->head, bound);
+      for (j = 0; j < r->nbody; j++)
+        if (r->body[j].kind == L_POS && !ctx->rels[r->body[j].rel].lazy)
+          vars_of(ctx, r->body[j].a, bound);
+      for (j = 0; j < r->nbody; j++) {
+        const lit_t *l = &r->body[j];
+        if (l->kind == L_POS && ctx->rels[l->rel].lazy &&
+            !all_bound(ctx, l->a, bound)) {
+          ctx->rels[l->rel].lazy = 0;
+          changed = 1;
+        }
+      }
+      ctx_free(ctx, bound);
+    }
+  }
+  ctx->nlazy = 0;
+  for (i = 0; i < ctx->nrels; i++)
+    ctx->nlazy += ctx->rels[i].lazy;
+  (void)k;
+}
+
 /* Join orders for every rule (static = 0), or again for the rules that
  * are not static once the static relations are known (static = 1). */
 void eval_plan(gdl_ctx *ctx, int again)
 {
   uint32_t i, j, maxv = 1;
-  if (!again)
+  if (!again) {
     for (i = 0; i < ctx->nrules; i++) {
       rel_t *rel = &ctx->rels[ctx->rules[i].rel];
       if (ctx->rules[i].nbody)
@@ -592,18 +794,22 @@ void eval_plan(gdl_ctx *ctx, int again)
       else
         rel->nfactrules++;
     }
+    choose_lazy(ctx);
+  }
   for (i = 0; i < ctx->nrules; i++) {
     rule_t *r = &ctx->rules[i];
     if (again && ctx->rels[r->rel].phase == P_STATIC)
       continue;
     if (r->nvars + 1 > maxv)
       maxv = r->nvars + 1;
-    make_plan(ctx, r, -1, &r->full);
+    make_plan(ctx, r, -1, &r->full, 0);
+    if (ctx->rels[r->rel].lazy)
+      make_plan(ctx, r, -1, &r->lazy, 1);
     if (!r->delta)
       r->delta = ctx_arena(ctx, (r->nbody + 1) * sizeof *r->delta);
     for (j = 0; j < r->nbody; j++)
       if (r->body[j].kind == L_POS && r->body[j].rec)
-        make_plan(ctx, r, (int)j, &r->delta[j]);
+        make_plan(ctx, r, (int)j, &r->delta[j], 0);
   }
   if (maxv > ctx->bindcap) {
     ctx->bind = ctx_realloc(ctx, ctx->bind, maxv * sizeof *ctx->bind);

@@ -49,7 +49,7 @@ static void sort_terms(gdl_ctx *ctx, gdl_term *a, uint32_t n, int by_text)
       while (y < hi)
         tmp[k++] = a[y++];
     }
-    memcpy(a, tmp, n * sizeof *a);
+    COPY(a, tmp, n * sizeof *a);
   }
 }
 
@@ -118,12 +118,11 @@ gdl_status gdl_initial(gdl_ctx *ctx, gdl_state *out)
   return GDL_OK;
 }
 
-gdl_status gdl_set_state(gdl_ctx *ctx, const gdl_state *s)
+/* The interpreter's database with the current state's facts. */
+static void db_set_state(gdl_ctx *ctx, const gdl_state *s)
 {
   uint32_t i;
-  PROTECT(ctx);
-  need_game(ctx);
-  ctx->have_state = 0;
+  ctx->db_state = 0;
   eval_clear(ctx, P_STATE);
   for (i = 0; i < s->n; i++) {
     gdl_term f = s->facts[i];
@@ -135,6 +134,27 @@ gdl_status gdl_set_state(gdl_ctx *ctx, const gdl_state *s)
     eval_insert(ctx, ctx->r_true, ctx->truewrap[f]);
   }
   eval_phase(ctx, P_STATE);
+  ctx->db_state = 1;
+}
+
+gdl_status gdl_set_state(gdl_ctx *ctx, const gdl_state *s)
+{
+  PROTECT(ctx);
+  need_game(ctx);
+  ctx->have_state = 0;
+  if (GROUND(ctx)) {
+    ctx->db_state = 0;
+    if (ctx->cur.cap < s->n + 1) {
+      ctx->cur.facts = ctx_realloc(ctx, ctx->cur.facts,
+                                   (s->n + 1) * sizeof *ctx->cur.facts);
+      ctx->cur.cap = s->n + 1;
+    }
+    COPY(ctx->cur.facts, s->facts, s->n * sizeof *s->facts);
+    ctx->cur.n = s->n;
+    ground_set_state(ctx, s);
+  } else {
+    db_set_state(ctx, s);
+  }
   memset(ctx->legal_ok, 0, ctx->nroles);
   ctx->have_state = 1;
   UNPROTECT(ctx);
@@ -148,6 +168,10 @@ gdl_status gdl_legal(gdl_ctx *ctx, size_t role, const gdl_term **moves,
   need_state(ctx);
   if (role >= ctx->nroles)
     ctx_throw(ctx, GDL_EINPUT, "no role %zu", role);
+  if (!ctx->legal_ok[role] && GROUND(ctx)) {
+    ground_legal(ctx, role, &ctx->legal[role], &ctx->nlegal[role]);
+    ctx->legal_ok[role] = 1;
+  }
   if (!ctx->legal_ok[role]) {
     const rel_t *r = &ctx->rels[ctx->r_legal];
     uint32_t i, k = 0, cap = 0;
@@ -176,6 +200,8 @@ int gdl_is_legal(gdl_ctx *ctx, size_t role, gdl_term move)
   gdl_term t;
   if (role >= ctx->nroles || !ctx->have_state)
     return 0;
+  if (GROUND(ctx))
+    return ground_is_legal(ctx, role, move);
   args[0] = ctx->roles[role];
   args[1] = move;
   t = term_find(ctx, S_LEGAL, 2, args);
@@ -184,7 +210,9 @@ int gdl_is_legal(gdl_ctx *ctx, size_t role, gdl_term move)
 
 int gdl_terminal(gdl_ctx *ctx)
 {
-  return ctx->have_state && ctx->rels[ctx->r_terminal].n > 0;
+  if (!ctx->have_state)
+    return 0;
+  return GROUND(ctx) ? ground_terminal(ctx) : ctx->rels[ctx->r_terminal].n > 0;
 }
 
 gdl_status gdl_goals(gdl_ctx *ctx, size_t role, const gdl_term **vals,
@@ -195,6 +223,14 @@ gdl_status gdl_goals(gdl_ctx *ctx, size_t role, const gdl_term **vals,
   PROTECT(ctx);
   need_state(ctx);
   r = &ctx->rels[ctx->r_goal];
+  if (GROUND(ctx)) {
+    if (role < ctx->nroles)
+      ground_goals(ctx, role, &ctx->goalbuf, &ctx->goalcap, &k);
+    *vals = ctx->goalbuf;
+    *n = k;
+    UNPROTECT(ctx);
+    return GDL_OK;
+  }
   GROW(ctx, ctx->goalbuf, ctx->goalcap, r->n);
   for (i = 0; i < r->n; i++)
     if (role < ctx->nroles && TARG(ctx, r->facts[i], 0) == ctx->roles[role])
@@ -213,6 +249,16 @@ long gdl_goal(gdl_ctx *ctx, size_t role)
   long best = -1;
   if (!ctx->have_state || role >= ctx->nroles)
     return -1;
+  if (GROUND(ctx)) {
+    const gdl_term *v;
+    size_t n;
+    if (gdl_goals(ctx, role, &v, &n) != GDL_OK)
+      return -1;
+    for (i = 0; i < n; i++)
+      if (gdl_term_int(ctx, v[i]) > best)
+        best = gdl_term_int(ctx, v[i]);
+    return best;
+  }
   r = &ctx->rels[ctx->r_goal];
   for (i = 0; i < r->n; i++)
     if (TARG(ctx, r->facts[i], 0) == ctx->roles[role]) {
@@ -228,6 +274,11 @@ gdl_status gdl_next(gdl_ctx *ctx, const gdl_term *moves, gdl_state *out)
   uint32_t i;
   PROTECT(ctx);
   need_state(ctx);
+  if (GROUND(ctx)) {
+    ground_next(ctx, moves, out);
+    UNPROTECT(ctx);
+    return GDL_OK;
+  }
   eval_clear(ctx, P_MOVE);
   for (i = 0; i < ctx->nroles; i++) {
     gdl_term args[2];
@@ -258,7 +309,8 @@ gdl_status gdl_state_copy(gdl_ctx *ctx, gdl_state *dst, const gdl_state *src)
                              (src->n + 1) * sizeof *dst->facts);
     dst->cap = src->n + 1;
   }
-  memcpy(dst->facts, src->facts, src->n * sizeof *dst->facts);
+  if (src->n)
+    COPY(dst->facts, src->facts, src->n * sizeof *dst->facts);
   dst->n = src->n;
   UNPROTECT(ctx);
   return GDL_OK;
@@ -313,11 +365,16 @@ gdl_status gdl_query(gdl_ctx *ctx, gdl_term pattern, gdl_answer_fn fn,
   p = &ctx->terms[pattern];
   if (p->kind == T_VAR)
     ctx_throw(ctx, GDL_EINPUT, "a question must name a relation");
+  if (GROUND(ctx) && ctx->have_state && !ctx->db_state)
+    db_set_state(ctx, &ctx->cur);   /* questions are interpreted */
   r = rel_find(ctx, p->sym, p->kind == T_FN ? p->arity : 0);
   if (r < 0) {
     UNPROTECT(ctx);
     return GDL_OK;
   }
+  if (ctx->nlazy)                   /* a question asks for them all */
+    eval_unlazy(ctx, !ctx->have_state ? P_STATIC
+                     : ctx->db_state ? P_STATE : P_STATIC);
   nv = max_var(ctx, pattern) + 1;
   if (nv > ctx->bindcap) {
     ctx->bind = ctx_realloc(ctx, ctx->bind, nv * sizeof *ctx->bind);

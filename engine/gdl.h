@@ -95,6 +95,26 @@ int gdl_is_game(const gdl_ctx *ctx);
 /* When the description is not a complete game: why (one line), else NULL. */
 const char *gdl_not_game_reason(const gdl_ctx *ctx);
 
+/* ---- engines ---------------------------------------------------------- */
+
+typedef enum {
+  GDL_ENGINE_AUTO,     /* ground when it fits, else interpret */
+  GDL_ENGINE_GROUND,   /* the propositional network; fails when too large */
+  GDL_ENGINE_INTERP,   /* the non-ground evaluator */
+} gdl_engine;
+
+/* Chooses how states are evaluated (after gdl_compile).  Both engines give
+ * the same answers; the grounded one instantiates the rules once and is
+ * faster.  AUTO keeps the interpreter when grounding would be too large
+ * (gdl_engine_note() says why).  gdl_query() always interprets. */
+gdl_status gdl_use_engine(gdl_ctx *ctx, gdl_engine e);
+/* "ground" or "interp": the engine in use. */
+const char *gdl_engine_name(const gdl_ctx *ctx);
+/* Why AUTO kept the interpreter, or "". */
+const char *gdl_engine_note(const gdl_ctx *ctx);
+/* The size of the ground network: propositions (returned), rules, inputs. */
+size_t gdl_ground_size(const gdl_ctx *ctx, size_t *rules, size_t *inputs);
+
 /* ---- terms ------------------------------------------------------------ */
 
 /* Parses KIF text as one ground term (variables allowed when

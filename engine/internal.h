@@ -31,11 +31,19 @@ void ctx_grow(gdl_ctx *ctx, void **p, uint32_t *cap, uint32_t need, size_t sz);
 #define GROW(ctx, arr, cap, need) \
   ctx_grow((ctx), (void **)&(arr), &(cap), (need), sizeof *(arr))
 
+/* memcpy that accepts (NULL, 0), which memcpy itself does not. */
+#define COPY(dst, src, n)                                                \
+  do {                                                                   \
+    if ((n) > 0)                                                         \
+      memcpy((dst), (src), (n));                                         \
+  } while (0)
+
 /* Stops the current operation with `st`; the message is kept. */
 _Noreturn void ctx_throw(gdl_ctx *ctx, gdl_status st, const char *fmt, ...);
 void ctx_setmsg(gdl_ctx *ctx, const char *fmt, ...);
-/* Polls the interrupt flag; throws GDL_ELIMIT when set. */
+/* Polls the interrupt flag and the deadline; throws GDL_ELIMIT. */
 void ctx_poll(gdl_ctx *ctx);
+double ctx_clock(void);        /* seconds, monotonic */
 
 #define PROTECT(ctx)                                                     \
   jmp_buf jb_; jmp_buf *oldjb_ = (ctx)->jmp;                             \
@@ -157,6 +165,8 @@ typedef struct {
   plan_t full;           /* the join order for a whole evaluation */
   plan_t *delta;         /* per body literal in the same SCC: join order
                             with that literal first (semi-naive), else n=0 */
+  plan_t lazy;           /* lazy relations: the join order with the head's
+                            variables known */
 } rule_t;
 
 enum { P_STATIC, P_STATE, P_MOVE };
@@ -179,6 +189,7 @@ typedef struct {
   uint8_t defined;       /* has a rule or a fact */
   uint8_t bare, parens;  /* seen as `p`, seen as `(p)` (arity 0) */
   uint8_t used_outside;  /* used in a file not read through #include */
+  uint8_t lazy;          /* evaluated on demand, atom by atom (eval.c) */
   uint32_t scc;
   uint32_t file, start, end;   /* first use, for messages */
   gdl_term *facts;       /* derived facts (atoms), insertion order */
@@ -211,8 +222,31 @@ int eval_insert(gdl_ctx *ctx, uint32_t rel, gdl_term atom);
 /* Builds the join orders of every rule (again = 1: of the rules that are
  * not static, knowing the sizes of the static relations). */
 void eval_plan(gdl_ctx *ctx, int again);
+/* No relation lazy any more; those that were evaluated up to a phase. */
+void eval_unlazy(gdl_ctx *ctx, int upto);
+/* Runs one rule over the facts there are (with ctx->grounding set, each
+ * instance goes to ground_emit instead of the database). */
+void eval_rule(gdl_ctx *ctx, const rule_t *r);
+/* The substitution of a pattern with the current bindings (create = 0:
+ * 0 when that term does not exist). */
+gdl_term eval_subst(gdl_ctx *ctx, gdl_term p, int create);
 /* Matching a pattern against a ground term, with ctx->bind. */
 int eval_match(gdl_ctx *ctx, gdl_term pat, gdl_term g);
+
+/* ---- the grounded engine (ground.c) ----------------------------------- */
+
+typedef struct ground ground_t;
+void ground_emit(gdl_ctx *ctx, const rule_t *r);
+/* Grounds the game; GDL_OK, or GDL_ELIMIT with the reason in errmsg when
+ * it would be too large (the interpreter is then used). */
+gdl_status ground_build(gdl_ctx *ctx);
+void ground_set_state(gdl_ctx *ctx, const gdl_state *s);
+void ground_legal(gdl_ctx *ctx, size_t role, gdl_term **moves, uint32_t *n);
+int ground_terminal(gdl_ctx *ctx);
+void ground_goals(gdl_ctx *ctx, size_t role, gdl_term **buf, uint32_t *cap,
+                  uint32_t *n);
+int ground_is_legal(gdl_ctx *ctx, size_t role, gdl_term move);
+void ground_next(gdl_ctx *ctx, const gdl_term *moves, gdl_state *out);
 
 /* ---- loading (load.c) ------------------------------------------------- */
 
@@ -237,6 +271,7 @@ struct gdl_ctx {
   jmp_buf *jmp;                /* innermost PROTECT */
   gdl_status thrown;
   volatile int *interrupt;
+  double deadline;             /* ctx_clock() time to stop at, or 0 */
   uint32_t poll;
 
   /* messages */
@@ -290,6 +325,20 @@ struct gdl_ctx {
            r_terminal;         /* relation ids of the keywords */
   size_t nfacts, fact_limit;   /* facts held now, and the limit */
   int statics_done;            /* static relations are evaluated */
+  int relaxed;                 /* `not` of a non-static relation holds */
+  int nlazy;                   /* lazy relations (none: all materialised) */
+  uint8_t *lazyval;            /* per atom of a lazy relation: 1 holds, 2 not */
+  uint32_t *lazyepoch;         /* ... as of this epoch of its phase */
+  uint32_t lazycap;
+  uint32_t epoch[3];           /* per phase: bumped when it is cleared */
+  int lazy_found;              /* a lazy rule instance was found */
+  int lazy_mode;               /* emit() reports instead of inserting */
+  int grounding;               /* rule instances go to ground_emit */
+  ground_t *ground;            /* the grounded engine, when built */
+  int ground_off;              /* built, but the interpreter is chosen */
+  gdl_state cur;               /* the current state (for questions) */
+  int db_state;                /* the database holds the current state */
+  char engine_note[200];       /* why the interpreter is used */
 
   /* evaluation */
   gdl_term *bind;              /* variable bindings of the rule in hand */
@@ -310,6 +359,9 @@ struct gdl_ctx {
   gdl_term *nextwrap;          /* per term f: the atom (next f), or 0 */
   uint32_t nextwrapcap;
 };
+
+/* The grounded engine answers. */
+#define GROUND(ctx) ((ctx)->ground && !(ctx)->ground_off)
 
 /* Facts of relation r. */
 #define REL(ctx, r) (&(ctx)->rels[r])

@@ -84,6 +84,23 @@ void gdl_ast_include(gdl_ctx *ctx, uint32_t file, uint32_t start,
   ctx->nincl++;
 }
 
+int gdl_ast_guarded(gdl_ctx *ctx, int (*run)(void *), void (*cleanup)(void *),
+                    void *arg)
+{
+  jmp_buf jb, *old = ctx->jmp;
+  int rc;
+  ctx->jmp = &jb;
+  if (setjmp(jb)) {
+    ctx->jmp = old;
+    cleanup(arg);
+    longjmp(*ctx->jmp, 1);
+  }
+  rc = run(arg);
+  ctx->jmp = old;
+  cleanup(arg);
+  return rc;
+}
+
 gdl_node *load_parse(gdl_ctx *ctx, uint32_t file)
 {
   gdl_node *forms = gdl_ast_new(ctx, N_LIST, file, 0, ctx->files[file].len);

@@ -142,7 +142,7 @@ static uint32_t store(search_t *S, const gdl_state *s, uint32_t parent,
     S->poolcap = c;
   }
   id = S->nstates;
-  memcpy(S->pool + S->npool, s->facts, s->n * sizeof *s->facts);
+  COPY(S->pool + S->npool, s->facts, s->n * sizeof *s->facts);
   S->off[id] = S->npool;
   S->npool += s->n;
   S->nfacts[id] = s->n;
@@ -150,7 +150,7 @@ static uint32_t store(search_t *S, const gdl_state *s, uint32_t parent,
   S->depth[id] = id ? S->depth[parent] + 1 : 0;
   S->hash[id] = h;
   if (moves)
-    memcpy(S->moves + (size_t)id * S->k, moves, S->k * sizeof *moves);
+    COPY(S->moves + (size_t)id * S->k, moves, S->k * sizeof *moves);
   S->nstates++;
   S->res->stored = S->nstates;
   if (!S->mask || S->nstates * 2 > S->mask) {
@@ -172,7 +172,7 @@ static void load_state(search_t *S, uint32_t id, gdl_state *s)
     s->facts = ctx_realloc(ctx, s->facts, (n + 1) * sizeof *s->facts);
     s->cap = n + 1;
   }
-  memcpy(s->facts, S->pool + S->off[id], n * sizeof *s->facts);
+  COPY(s->facts, S->pool + S->off[id], n * sizeof *s->facts);
   s->n = n;
 }
 
@@ -188,7 +188,7 @@ static void plan_to(search_t *S, uint32_t id)
   r->length = len;
   for (x = id, i = len; x != 0; x = S->parent[x]) {
     i--;
-    memcpy(r->plan + (size_t)i * S->k, S->moves + (size_t)x * S->k,
+    COPY(r->plan + (size_t)i * S->k, S->moves + (size_t)x * S->k,
            S->k * sizeof *r->plan);
   }
 }
@@ -319,8 +319,11 @@ static void search_bfs(search_t *S, int dfs)
     }
     load_state(S, id, &S->cur);
     t = test_state(S, &S->cur, id);
-    if (!dfs)
+    if (!dfs) {
       depth = S->depth[id];
+      /* every state of a smaller depth has been tested */
+      r->depth = depth ? depth - 1 : 0;
+    }
     if (t == 1) {
       r->status = GDL_SOLVED;
       r->goal = 100;
@@ -443,12 +446,12 @@ static int collect_kid(search_t *S, void *arg)
   GROW(ctx, I->kidoff[L], I->kidoffcap[L], n + 1);
   GROW(ctx, I->kidmoves[L], I->kidmovecap[L], (n + 1) * S->k);
   GROW(ctx, I->kidfacts[L], I->kidfactcap[L], I->kidfactn[L] + S->child.n);
-  memcpy(I->kidfacts[L] + I->kidfactn[L], S->child.facts,
+  COPY(I->kidfacts[L] + I->kidfactn[L], S->child.facts,
          S->child.n * sizeof *S->child.facts);
   I->kidoff[L][n] = I->kidfactn[L];
   I->kidfactn[L] += S->child.n;
   I->kidoff[L][n + 1] = I->kidfactn[L];
-  memcpy(I->kidmoves[L] + (size_t)n * S->k, S->joint,
+  COPY(I->kidmoves[L] + (size_t)n * S->k, S->joint,
          S->k * sizeof *S->joint);
   I->nkids[L]++;
   return 0;
@@ -492,7 +495,7 @@ static void path_push(search_t *S, iddfs_t *I, const gdl_state *s,
   }
   gdl_state_copy(ctx, &I->path[I->len], s);
   if (moves)
-    memcpy(I->pathmoves + (size_t)I->len * S->k, moves,
+    COPY(I->pathmoves + (size_t)I->len * S->k, moves,
            S->k * sizeof *moves);
   I->len++;
 }
@@ -506,7 +509,7 @@ static void keep_best(search_t *S, iddfs_t *I, long g)
   I->bestplan = ctx_realloc(S->ctx, I->bestplan,
                             ((size_t)I->bestlen * S->k + 1) *
                                 sizeof *I->bestplan);
-  memcpy(I->bestplan, I->pathmoves + S->k,
+  COPY(I->bestplan, I->pathmoves + S->k,
          (size_t)I->bestlen * S->k * sizeof *I->bestplan);
 }
 
@@ -577,7 +580,7 @@ static void search_iddfs(search_t *S)
       r->goal = 100;
       r->length = n;
       r->plan = ctx_arena(ctx, ((size_t)n * S->k + 1) * sizeof *r->plan);
-      memcpy(r->plan, I.pathmoves + S->k, (size_t)n * S->k * sizeof *r->plan);
+      COPY(r->plan, I.pathmoves + S->k, (size_t)n * S->k * sizeof *r->plan);
       r->depth = I.limit;
       return;
     }
@@ -592,7 +595,7 @@ static void search_iddfs(search_t *S)
   if (S->best_goal >= 0) {
     r->length = I.bestlen;
     r->plan = ctx_arena(ctx, ((size_t)I.bestlen * S->k + 1) * sizeof *r->plan);
-    memcpy(r->plan, I.bestplan, (size_t)I.bestlen * S->k * sizeof *r->plan);
+    COPY(r->plan, I.bestplan, (size_t)I.bestlen * S->k * sizeof *r->plan);
   }
 }
 

@@ -24,12 +24,6 @@ static uint32_t hash_bytes(const char *s, size_t n)
   return h;
 }
 
-static uint32_t mix(uint32_t h, uint32_t v)
-{
-  h ^= v + 0x9e3779b9u + (h << 6) + (h >> 2);
-  return h;
-}
-
 static int32_t parse_num(const char *s, size_t n)
 {
   int64_t v = 0;
@@ -113,13 +107,26 @@ uint32_t sym_len(const gdl_ctx *ctx, uint32_t sym)
 
 /* ---- terms ------------------------------------------------------------ */
 
+/* Each word is folded in with a 64-bit multiply, so that small,
+ * consecutive ids (the arguments of (pair 3 4), (pair 4 3), ...) spread
+ * over all the bits; murmur3's finaliser then mixes the fold. */
 static uint32_t term_hash(int kind, uint32_t sym, uint32_t arity,
                           const gdl_term *args)
 {
-  uint32_t h = mix((uint32_t)kind * 0x85ebca6bu, sym), i;
-  h = mix(h, arity);
-  for (i = 0; i < arity; i++)
-    h = mix(h, args[i]);
+  uint64_t x = 0x243f6a8885a308d3ull ^ ((uint64_t)kind << 56) ^
+               ((uint64_t)arity << 32) ^ sym;
+  uint32_t h, i;
+  x *= 0x9e3779b97f4a7c15ull;
+  for (i = 0; i < arity; i++) {
+    x ^= x >> 29;
+    x = (x ^ args[i]) * 0x9e3779b97f4a7c15ull;
+  }
+  h = (uint32_t)(x ^ (x >> 32));
+  h ^= h >> 16;
+  h *= 0x85ebca6bu;
+  h ^= h >> 13;
+  h *= 0xc2b2ae35u;
+  h ^= h >> 16;
   return h;
 }
 
@@ -325,11 +332,22 @@ static size_t write_term(const gdl_ctx *ctx, gdl_term t, char *buf, size_t n,
 {
   const term_t *tt = &ctx->terms[t];
   uint32_t i;
-#define PUT(c) do { if (at + 1 < n) buf[at] = (c); at++; } while (0)
+#define PUT(c)                                                           \
+  do {                                                                   \
+    char c_ = (c);                                                       \
+    if (at + 1 < n)                                                      \
+      buf[at] = c_;                                                      \
+    at++;                                                                \
+  } while (0)
   if (tt->kind == T_FN)
     PUT('(');
   {
-    const char *s = tt->kind == T_VAR ? "?_" : sym_text(ctx, tt->sym);
+    char var[16];
+    const char *s = sym_text(ctx, tt->sym);
+    if (tt->kind == T_VAR) {
+      snprintf(var, sizeof var, "?_%u", tt->sym);
+      s = var;
+    }
     while (*s)
       PUT(*s++);
   }

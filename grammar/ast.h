@@ -33,6 +33,12 @@ void gdl_ast_error(gdl_ctx *ctx, uint32_t file, uint32_t start, uint32_t end,
 void gdl_ast_include(gdl_ctx *ctx, uint32_t file, uint32_t start,
                      uint32_t end, const char *path, size_t len);
 
+/* Runs run(arg); whether it returns or the context's allocator gives up
+ * inside it, cleanup(arg) runs before the context goes on (the scanner's
+ * own memory is not the context's). */
+int gdl_ast_guarded(gdl_ctx *ctx, int (*run)(void *), void (*cleanup)(void *),
+                    void *arg);
+
 /* Parses the whole of file `file` (already registered in the context);
  * appends each top-level form to *forms.  Returns 0, or 1 when parsing had
  * to stop (the errors are in the context). */

@@ -25,6 +25,7 @@ int gdl_lex_next(YYSTYPE *lval, YYLTYPE *lloc, yyscan_t scanner);
 }
 
 %code {
+#include <string.h>
 #include "lexer.h"
 #define yylex gdl_lex_next
 static void yyerror(YYLTYPE *loc, yyscan_t scanner, gdl_node *forms,
@@ -116,18 +117,47 @@ static void yyerror(YYLTYPE *loc, yyscan_t scanner, gdl_node *forms,
   (void)loc; (void)scanner; (void)forms; (void)msg;
 }
 
+/* The scanner's own memory comes from malloc; when the context's
+ * allocator gives up mid-parse (it long-jumps, see engine/ctx.c), the
+ * scanner is freed here before the jump goes on. */
+struct parse_job {
+  struct gdl_lexstate ls;
+  yyscan_t scanner;
+  YY_BUFFER_STATE buf;
+  const char *text;
+  size_t len;
+  gdl_node *forms;
+};
+
+static int parse_run(void *arg)
+{
+  struct parse_job *job = arg;
+  job->buf = yy_scan_bytes(job->text, (int)job->len, job->scanner);
+  return yyparse(job->scanner, job->forms);
+}
+
+static void parse_cleanup(void *arg)
+{
+  struct parse_job *job = arg;
+  if (job->buf)
+    yy_delete_buffer(job->buf, job->scanner);
+  if (job->scanner)
+    yylex_destroy(job->scanner);
+  job->buf = NULL;
+  job->scanner = NULL;
+}
+
 int gdl_parse_file(gdl_ctx *ctx, uint32_t file, const char *text,
                    size_t len, gdl_node *forms)
 {
-  struct gdl_lexstate ls = { ctx, file, 0, 0, 0, 0, 0 };
-  yyscan_t scanner;
-  YY_BUFFER_STATE buf;
-  int rc;
-  if (yylex_init_extra(&ls, &scanner) != 0)
+  struct parse_job job;
+  memset(&job, 0, sizeof job);
+  job.ls.ctx = ctx;
+  job.ls.file = file;
+  job.text = text;
+  job.len = len;
+  job.forms = forms;
+  if (yylex_init_extra(&job.ls, &job.scanner) != 0)
     return 1;
-  buf = yy_scan_bytes(text, (int)len, scanner);
-  rc = yyparse(scanner, forms);
-  yy_delete_buffer(buf, scanner);
-  yylex_destroy(scanner);
-  return rc != 0;
+  return gdl_ast_guarded(ctx, parse_run, parse_cleanup, &job) != 0;
 }

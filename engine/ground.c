@@ -1,0 +1,619 @@
+/*
+ * ground.c - the grounded engine: the rules instantiated once per game into
+ * a propositional network, a state as the truth values of its atoms.
+ *
+ * 1. Over-approximation.  The interpreter runs "relaxed": every `not` of a
+ *    relation that depends on the state holds, `true` holds for every
+ *    fluent seen so far (init, then every `next` derived) and `does` for
+ *    every `legal` move.  Nothing is ever retracted, so this reaches a
+ *    fixpoint that contains every atom any reachable state can derive.
+ * 2. Instantiation.  Each rule that depends on the state is joined once
+ *    over those facts; each instance becomes a ground rule: a head atom,
+ *    positive and negative input atoms.  Literals over static relations
+ *    are decided now and dropped, and so is a `not` of an atom that can
+ *    never hold.  Every atom left is a proposition with a number.
+ * 3. Evaluation.  The ground rules keep the order of the rule components
+ *    (check.c), so one pass in that order computes every proposition of a
+ *    state; a recursive component is passed over until nothing changes.  A
+ *    rule's inputs are checked `does` first, so in the move phase a rule
+ *    about another move costs one byte read.
+ *
+ * Where the network would be too large (a limit on inputs), ground_build
+ * fails with GDL_ELIMIT and the interpreter stays in use.
+ */
+#include <stdio.h>
+#include <string.h>
+
+#include "internal.h"
+
+#define MAX_INPUTS (8u << 20)     /* 32 MB of inputs */
+#define MAX_RELAXED_FACTS 2000000
+#define GROUND_SECONDS 5.0
+
+typedef struct {
+  uint32_t prop;             /* a `does` proposition */
+  uint32_t lo, hi;           /* its rules: order[lo, hi) of the group */
+} bucket_t;
+
+typedef struct {
+  uint32_t lo, hi;           /* ground rules [lo, hi) */
+  uint8_t phase, recursive;
+  /* move phase: the rules that need no move are order[0, free); the
+   * others are bucketed by the first `does` they need, so a joint move
+   * looks only at the rules of its own moves */
+  uint32_t *order, free;
+  bucket_t *buckets;
+  uint32_t nbuckets;
+} group_t;
+
+typedef struct {
+  uint32_t prop;
+  gdl_term term;             /* the move, goal value or fluent */
+} out_t;
+
+struct ground {
+  /* propositions */
+  uint32_t nprops, propcap;
+  uint32_t *propof;          /* per term id: proposition + 1, or 0 */
+  uint32_t propofcap;
+  gdl_term *atom;            /* per proposition */
+  uint8_t *phase;
+  uint8_t *val;              /* per proposition: holds now */
+  /* ground rules, inputs in one array: prop * 2 + negated */
+  uint32_t nrules, rulecap;
+  uint32_t *head, *in_lo;    /* per rule; in_lo[nrules] ends the last */
+  uint32_t *in;
+  uint32_t nin, incap;
+  group_t *groups;
+  uint32_t ngroups, groupcap;
+  /* outputs */
+  out_t **legal, **goal;     /* per role, sorted by term */
+  uint32_t *nlegal, *ngoal;
+  out_t *next;               /* sorted by fluent id */
+  uint32_t nnext;
+  uint32_t terminal;         /* proposition + 1, or 0 */
+  uint32_t *moveprops;       /* propositions of the move phase */
+  uint32_t nmoveprops;
+  uint32_t always;           /* a proposition that always holds: the
+                                outputs given by static facts */
+  /* building */
+  uint32_t cur_phase;
+};
+
+static void bucket_group(gdl_ctx *ctx, ground_t *G, group_t *g);
+
+static uint32_t prop_of(gdl_ctx *ctx, ground_t *G, gdl_term atom, int phase)
+{
+  uint32_t p;
+  if (atom >= G->propofcap) {
+    uint32_t old = G->propofcap, c = ctx->termcap > atom ? ctx->termcap
+                                                          : atom + 1;
+    G->propof = ctx_realloc(ctx, G->propof, c * sizeof *G->propof);
+    memset(G->propof + old, 0, (c - old) * sizeof *G->propof);
+    G->propofcap = c;
+  }
+  if (G->propof[atom])
+    return G->propof[atom] - 1;
+  p = G->nprops;
+  if (p >= G->propcap) {
+    uint32_t c = G->propcap ? G->propcap * 2 : 1024;
+    G->atom = ctx_realloc(ctx, G->atom, c * sizeof *G->atom);
+    G->phase = ctx_realloc(ctx, G->phase, c);
+    G->propcap = c;
+  }
+  G->atom[p] = atom;
+  G->phase[p] = (uint8_t)phase;
+  G->propof[atom] = ++G->nprops;
+  return p;
+}
+
+/* One instance of rule r, with the bindings of the join in hand. */
+void ground_emit(gdl_ctx *ctx, const rule_t *r)
+{
+  ground_t *G = ctx->ground;
+  uint32_t i, first = G->nin, pass;
+  gdl_term h = eval_subst(ctx, r->head, 1);
+  if (G->nrules + 1 >= G->rulecap) {
+    uint32_t c = G->rulecap ? G->rulecap * 2 : 1024;
+    G->head = ctx_realloc(ctx, G->head, c * sizeof *G->head);
+    G->in_lo = ctx_realloc(ctx, G->in_lo, (c + 1) * sizeof *G->in_lo);
+    G->rulecap = c;
+  }
+  /* `does` inputs first (pass 0), then the others */
+  for (pass = 0; pass < 2; pass++)
+    for (i = 0; i < r->nbody; i++) {
+      const lit_t *l = &r->body[i];
+      const rel_t *rel;
+      gdl_term a;
+      uint32_t code;
+      if (l->kind != L_POS && l->kind != L_NEG)
+        continue;
+      rel = &ctx->rels[l->rel];
+      if (rel->phase == P_STATIC || (pass == 0) != (l->rel == ctx->r_does))
+        continue;
+      if (l->kind == L_POS) {
+        a = eval_subst(ctx, l->a, 1);
+      } else {
+        a = eval_subst(ctx, l->a, 0);
+        if (!a || !ctx->present[a])
+          continue;            /* can never hold: the `not` always does */
+      }
+      code = prop_of(ctx, G, a, rel->phase) * 2 + (l->kind == L_NEG);
+      if (G->nin >= G->incap) {
+        uint32_t c = G->incap ? G->incap * 2 : 4096;
+        if (c > MAX_INPUTS + 4096)
+          ctx_throw(ctx, GDL_ELIMIT, "the ground network would have more "
+                    "than %u inputs", MAX_INPUTS);
+        G->in = ctx_realloc(ctx, G->in, c * sizeof *G->in);
+        G->incap = c;
+      }
+      G->in[G->nin++] = code;
+    }
+  G->head[G->nrules] = prop_of(ctx, G, h, ctx->rels[r->rel].phase);
+  G->in_lo[G->nrules] = first;
+  G->nrules++;
+  if ((G->nrules & 4095) == 0)
+    ctx_poll(ctx);
+  G->in_lo[G->nrules] = G->nin;
+}
+
+/* The relaxed fixpoint (step 1 above): leaves every atom that can hold in
+ * a reachable state in the database. */
+static void relax(gdl_ctx *ctx)
+{
+  gdl_state all = { 0, 0, NULL }, nx = { 0, 0, NULL };
+  uint32_t i, rounds = 0;
+  gdl_initial(ctx, &all);
+  ctx->relaxed = 1;
+  for (;;) {
+    const rel_t *legal = &ctx->rels[ctx->r_legal];
+    const rel_t *next = &ctx->rels[ctx->r_next];
+    uint32_t before = all.n, k;
+    eval_clear(ctx, P_STATE);
+    for (i = 0; i < all.n; i++)
+      eval_insert(ctx, ctx->r_true, term_fn(ctx, S_TRUE, 1, &all.facts[i]));
+    eval_phase(ctx, P_STATE);
+    for (i = 0; i < legal->n; i++) {
+      gdl_term args[2];
+      args[0] = TARG(ctx, legal->facts[i], 0);
+      args[1] = TARG(ctx, legal->facts[i], 1);
+      eval_insert(ctx, ctx->r_does, term_fn(ctx, S_DOES, 2, args));
+    }
+    eval_phase(ctx, P_MOVE);
+    /* all := all + next */
+    nx.n = 0;
+    for (i = 0; i < next->n; i++) {
+      GROW(ctx, nx.facts, nx.cap, nx.n);
+      nx.facts[nx.n++] = TARG(ctx, next->facts[i], 0);
+    }
+    for (i = 0; i < nx.n; i++) {
+      gdl_term f = nx.facts[i];
+      for (k = 0; k < before && all.facts[k] != f; k++)
+        ;
+      if (k == before) {
+        uint32_t j;
+        for (j = before; j < all.n && all.facts[j] != f; j++)
+          ;
+        if (j == all.n) {
+          GROW(ctx, all.facts, all.cap, all.n);
+          all.facts[all.n++] = f;
+        }
+      }
+    }
+    if (all.n == before)
+      break;
+    if (++rounds % 16 == 0)
+      ctx_poll(ctx);
+  }
+  ctx->relaxed = 0;
+  ctx_free(ctx, all.facts);
+  ctx_free(ctx, nx.facts);
+}
+
+static int cmp_out_term(gdl_ctx *ctx, const out_t *a, const out_t *b)
+{
+  return gdl_term_cmp(ctx, a->term, b->term);
+}
+
+/* Insertion sort by term (lists are short: a role's moves, goals). */
+static void sort_outs(gdl_ctx *ctx, out_t *v, uint32_t n, int by_id)
+{
+  uint32_t i, j;
+  for (i = 1; i < n; i++) {
+    out_t x = v[i];
+    for (j = i; j > 0 && (by_id ? v[j - 1].term > x.term
+                                : cmp_out_term(ctx, &v[j - 1], &x) > 0); j--)
+      v[j] = v[j - 1];
+    v[j] = x;
+  }
+}
+
+/* An output atom: terminal, (next F), (legal R M), (goal R V). */
+static void output(gdl_ctx *ctx, ground_t *G, uint32_t p, gdl_term a)
+{
+  const term_t *t = &ctx->terms[a];
+  if (t->kind == T_SYM && t->sym == S_TERMINAL)
+    G->terminal = p + 1;
+  if (t->kind != T_FN)
+    return;
+  if (t->sym == S_NEXT && t->arity == 1) {
+    G->next[G->nnext].prop = p;
+    G->next[G->nnext++].term = TARG(ctx, a, 0);
+  } else if ((t->sym == S_LEGAL || t->sym == S_GOAL) && t->arity == 2) {
+    int role = gdl_role_index(ctx, TARG(ctx, a, 0));
+    out_t *o;
+    if (role < 0)
+      return;
+    o = t->sym == S_LEGAL ? &G->legal[role][G->nlegal[role]++]
+                          : &G->goal[role][G->ngoal[role]++];
+    o->prop = p;
+    o->term = TARG(ctx, a, 1);
+  }
+}
+
+static void outputs(gdl_ctx *ctx, ground_t *G)
+{
+  static const uint32_t kw[] = { S_LEGAL, S_GOAL, S_NEXT, S_TERMINAL };
+  uint32_t p, r, k = ctx->nroles, i, j, nstatic = 0;
+  /* outputs that static facts give hold in every state */
+  G->always = prop_of(ctx, G, term_sym(ctx, sym_intern(ctx, " always", 7)),
+                      P_STATE);
+  for (i = 0; i < ctx->nrels; i++)
+    if (ctx->rels[i].phase == P_STATIC)
+      for (j = 0; j < 4; j++)
+        if (ctx->rels[i].sym == kw[j])
+          nstatic += ctx->rels[i].n;
+  G->legal = ctx_alloc(ctx, (k + 1) * sizeof *G->legal);
+  G->goal = ctx_alloc(ctx, (k + 1) * sizeof *G->goal);
+  G->nlegal = ctx_alloc(ctx, (k + 1) * sizeof *G->nlegal);
+  G->ngoal = ctx_alloc(ctx, (k + 1) * sizeof *G->ngoal);
+  for (r = 0; r < k; r++) {
+    G->legal[r] = ctx_alloc(ctx, (G->nprops + nstatic + 1) * sizeof(out_t));
+    G->goal[r] = ctx_alloc(ctx, (G->nprops + nstatic + 1) * sizeof(out_t));
+  }
+  G->next = ctx_alloc(ctx, (G->nprops + nstatic + 1) * sizeof *G->next);
+  G->moveprops = ctx_alloc(ctx, (G->nprops + 1) * sizeof *G->moveprops);
+  for (p = 0; p < G->nprops; p++) {
+    if (G->phase[p] == P_MOVE)
+      G->moveprops[G->nmoveprops++] = p;
+    output(ctx, G, p, G->atom[p]);
+  }
+  for (i = 0; i < ctx->nrels; i++)
+    if (ctx->rels[i].phase == P_STATIC)
+      for (j = 0; j < 4; j++)
+        if (ctx->rels[i].sym == kw[j]) {
+          uint32_t f;
+          for (f = 0; f < ctx->rels[i].n; f++)
+            output(ctx, G, G->always, ctx->rels[i].facts[f]);
+        }
+  for (r = 0; r < k; r++) {
+    sort_outs(ctx, G->legal[r], G->nlegal[r], 0);
+    sort_outs(ctx, G->goal[r], G->ngoal[r], 0);
+  }
+  sort_outs(ctx, G->next, G->nnext, 1);
+}
+
+gdl_status ground_build(gdl_ctx *ctx)
+{
+  ground_t *G;
+  uint32_t s, i;
+  PROTECT(ctx);
+  if (ctx->ground)
+    ctx_throw(ctx, GDL_EINPUT, "already grounded");
+  G = ctx_alloc(ctx, sizeof *G);
+  relax(ctx);
+  ctx->ground = G;
+  ctx->grounding = 1;
+  ctx->relaxed = 1;
+  for (s = 0; s < ctx->nsccs; s++) {
+    const scc_t *c = &ctx->sccs[s];
+    group_t *g;
+    if (c->phase == P_STATIC || c->nrules == 0)
+      continue;
+    GROW(ctx, G->groups, G->groupcap, G->ngroups);
+    g = &G->groups[G->ngroups++];
+    g->phase = c->phase;
+    g->recursive = c->recursive;
+    g->lo = G->nrules;
+    for (i = 0; i < c->nrules; i++)
+      eval_rule(ctx, &ctx->rules[c->rules[i]]);
+    g = &G->groups[G->ngroups - 1];
+    g->hi = G->nrules;
+    if (g->phase == P_MOVE)
+      bucket_group(ctx, G, g);
+  }
+  ctx->grounding = 0;
+  ctx->relaxed = 0;
+  if (!G->in_lo) {
+    G->in_lo = ctx_alloc(ctx, sizeof *G->in_lo);
+    G->head = ctx_alloc(ctx, sizeof *G->head);
+  }
+  outputs(ctx, G);
+  G->val = ctx_alloc(ctx, G->nprops + 1);
+  eval_clear(ctx, P_STATE);
+  ctx->have_state = 0;
+  UNPROTECT(ctx);
+  return GDL_OK;
+}
+
+/* ---- evaluation ------------------------------------------------------- */
+
+static int rule_holds(const ground_t *G, uint32_t r)
+{
+  const uint32_t *in = G->in + G->in_lo[r], *end = G->in + G->in_lo[r + 1];
+  const uint8_t *val = G->val;
+  for (; in < end; in++)
+    if (val[*in >> 1] == (*in & 1))
+      return 0;
+  return 1;
+}
+
+static int run_list(ground_t *G, const uint32_t *order, uint32_t lo,
+                    uint32_t hi)
+{
+  uint8_t *val = G->val;
+  uint32_t i;
+  int changed = 0;
+  for (i = lo; i < hi; i++) {
+    uint32_t r = order ? order[i] : i;
+    if (!val[G->head[r]] && rule_holds(G, r)) {
+      val[G->head[r]] = 1;
+      changed = 1;
+    }
+  }
+  return changed;
+}
+
+static void run(ground_t *G, int phase, const uint32_t *does, uint32_t k)
+{
+  uint32_t g, j;
+  for (g = 0; g < G->ngroups; g++) {
+    const group_t *gr = &G->groups[g];
+    int changed;
+    if (gr->phase != phase)
+      continue;
+    do {
+      if (!gr->order) {
+        changed = run_list(G, NULL, gr->lo, gr->hi);
+        continue;
+      }
+      changed = run_list(G, gr->order, 0, gr->free);
+      for (j = 0; j < k; j++) {
+        uint32_t a = 0, b = gr->nbuckets;
+        while (a < b) {        /* the bucket of this move, if any */
+          uint32_t m = (a + b) / 2;
+          if (gr->buckets[m].prop < does[j])
+            a = m + 1;
+          else
+            b = m;
+        }
+        if (a < gr->nbuckets && gr->buckets[a].prop == does[j])
+          changed |= run_list(G, gr->order, gr->buckets[a].lo,
+                              gr->buckets[a].hi);
+      }
+    } while (changed && gr->recursive);
+  }
+}
+
+/* The buckets of a move-phase group (see group_t). */
+static void bucket_group(gdl_ctx *ctx, ground_t *G, group_t *g)
+{
+  uint32_t n = g->hi - g->lo, i, j, *key;
+  if (n < 8)
+    return;
+  g->order = ctx_alloc(ctx, n * sizeof *g->order);
+  key = ctx_alloc(ctx, n * sizeof *key);
+  for (i = 0; i < n; i++) {
+    uint32_t r = g->lo + i, lo = G->in_lo[r];
+    gdl_term a;
+    g->order[i] = r;
+    key[i] = UINT32_MAX;
+    if (lo == G->in_lo[r + 1] || (G->in[lo] & 1))
+      continue;
+    a = G->atom[G->in[lo] >> 1];
+    if (ctx->terms[a].kind == T_FN && ctx->terms[a].sym == S_DOES &&
+        ctx->terms[a].arity == 2)
+      key[i] = G->in[lo] >> 1;
+  }
+  /* insertion sort by key, free rules (UINT32_MAX) first */
+  for (i = 1; i < n; i++) {
+    uint32_t k = key[i], o = g->order[i];
+    uint32_t kk = k == UINT32_MAX ? 0 : k + 1;
+    for (j = i; j > 0; j--) {
+      uint32_t pk = key[j - 1] == UINT32_MAX ? 0 : key[j - 1] + 1;
+      if (pk <= kk)
+        break;
+      key[j] = key[j - 1];
+      g->order[j] = g->order[j - 1];
+    }
+    key[j] = k;
+    g->order[j] = o;
+  }
+  for (i = 0; i < n && key[i] == UINT32_MAX; i++)
+    ;
+  g->free = i;
+  g->buckets = ctx_alloc(ctx, (n + 1) * sizeof *g->buckets);
+  for (; i < n; i = j) {
+    for (j = i; j < n && key[j] == key[i]; j++)
+      ;
+    g->buckets[g->nbuckets].prop = key[i];
+    g->buckets[g->nbuckets].lo = i;
+    g->buckets[g->nbuckets].hi = j;
+    g->nbuckets++;
+  }
+  ctx_free(ctx, key);
+}
+
+void ground_set_state(gdl_ctx *ctx, const gdl_state *s)
+{
+  ground_t *G = ctx->ground;
+  uint32_t i;
+  memset(G->val, 0, G->nprops);
+  G->val[G->always] = 1;
+  for (i = 0; i < s->n; i++) {
+    gdl_term f = s->facts[i], t;
+    if (f < ctx->truewrapcap && ctx->truewrap[f])
+      t = ctx->truewrap[f];
+    else if ((t = term_find(ctx, S_TRUE, 1, &f)) == 0)
+      continue;                /* no rule reads this fluent */
+    if (t < G->propofcap && G->propof[t])
+      G->val[G->propof[t] - 1] = 1;
+  }
+  run(G, P_STATE, NULL, 0);
+}
+
+void ground_legal(gdl_ctx *ctx, size_t role, gdl_term **moves, uint32_t *n)
+{
+  ground_t *G = ctx->ground;
+  uint32_t i, k = 0;
+  gdl_term *m = ctx_realloc(ctx, ctx->legal[role],
+                            (G->nlegal[role] + 1) * sizeof *m);
+  ctx->legal[role] = m;
+  for (i = 0; i < G->nlegal[role]; i++)
+    if (G->val[G->legal[role][i].prop])
+      m[k++] = G->legal[role][i].term;
+  *moves = m;
+  *n = k;
+}
+
+int ground_terminal(gdl_ctx *ctx)
+{
+  ground_t *G = ctx->ground;
+  return G->terminal && G->val[G->terminal - 1];
+}
+
+void ground_goals(gdl_ctx *ctx, size_t role, gdl_term **buf, uint32_t *cap,
+                  uint32_t *n)
+{
+  ground_t *G = ctx->ground;
+  uint32_t i, k = 0;
+  gdl_term *vals;
+  GROW(ctx, *buf, *cap, G->ngoal[role]);
+  vals = *buf;
+  for (i = 0; i < G->ngoal[role]; i++)
+    if (G->val[G->goal[role][i].prop])
+      vals[k++] = G->goal[role][i].term;
+  *n = k;
+}
+
+int ground_is_legal(gdl_ctx *ctx, size_t role, gdl_term move)
+{
+  ground_t *G = ctx->ground;
+  uint32_t i;
+  for (i = 0; i < G->nlegal[role]; i++)   /* static facts have no atom */
+    if (G->legal[role][i].term == move)   /* of their own: look at all */
+      return G->val[G->legal[role][i].prop];
+  return 0;
+}
+
+void ground_next(gdl_ctx *ctx, const gdl_term *moves, gdl_state *out)
+{
+  ground_t *G = ctx->ground;
+  uint32_t i, r, k = 0, nd = 0, does[64];
+  for (i = 0; i < G->nmoveprops; i++)
+    G->val[G->moveprops[i]] = 0;
+  for (r = 0; r < ctx->nroles; r++) {
+    gdl_term args[2], t;
+    args[0] = ctx->roles[r];
+    args[1] = moves[r];
+    t = term_find(ctx, S_DOES, 2, args);
+    if (t && t < G->propofcap && G->propof[t]) {
+      G->val[G->propof[t] - 1] = 1;
+      if (nd < 64)
+        does[nd++] = G->propof[t] - 1;
+    }
+  }
+  run(G, P_MOVE, does, nd);
+  if (out->cap < G->nnext + 1 || !out->facts) {
+    out->facts = ctx_realloc(ctx, out->facts,
+                             (G->nnext + 1) * sizeof *out->facts);
+    out->cap = G->nnext + 1;
+  }
+  for (i = 0; i < G->nnext; i++)
+    if (G->val[G->next[i].prop])
+      out->facts[k++] = G->next[i].term;
+  out->n = k;
+}
+
+/* ---- public ----------------------------------------------------------- */
+
+gdl_status gdl_use_engine(gdl_ctx *ctx, gdl_engine e)
+{
+  gdl_status st;
+  if (!ctx->compiled || !ctx->is_game) {
+    ctx_setmsg(ctx, "the grounded engine needs a compiled game");
+    return e == GDL_ENGINE_GROUND ? GDL_EINPUT : GDL_OK;
+  }
+  if (e == GDL_ENGINE_INTERP) {
+    ctx->ground_off = 1;
+    ctx->have_state = 0;
+    return GDL_OK;
+  }
+  ctx->ground_off = 0;
+  if (ctx->ground)
+    return GDL_OK;
+  {
+    /* grounding has its own budget (facts, time); past it the
+     * interpreter stays in use */
+    size_t limit = ctx->fact_limit;
+    uint8_t *lazy = ctx_alloc(ctx, ctx->nrels + 1);
+    uint32_t i;
+    /* the network has every atom: relations that depend on the state are
+     * all materialised (static lazy ones stay lazy: their literals are
+     * decided while grounding) */
+    for (i = 0; i < ctx->nrels; i++) {
+      lazy[i] = ctx->rels[i].lazy;
+      if (ctx->rels[i].phase != P_STATIC)
+        ctx->rels[i].lazy = 0;
+    }
+    if (ctx->fact_limit > MAX_RELAXED_FACTS)
+      ctx->fact_limit = MAX_RELAXED_FACTS;
+    ctx->deadline = ctx_clock() + GROUND_SECONDS;
+    st = ground_build(ctx);
+    ctx->deadline = 0;
+    ctx->fact_limit = limit;
+    if (st != GDL_OK)
+      for (i = 0; i < ctx->nrels; i++)
+        ctx->rels[i].lazy = lazy[i];
+    ctx_free(ctx, lazy);
+    if (st != GDL_OK) {
+      snprintf(ctx->engine_note, sizeof ctx->engine_note, "%.190s",
+               ctx->errmsg);
+      ctx->ground = NULL;
+      ctx->grounding = ctx->relaxed = 0;
+      {
+        /* the database holds relaxed facts: empty it */
+        jmp_buf jb, *old = ctx->jmp;
+        ctx->jmp = &jb;
+        if (!setjmp(jb))
+          eval_clear(ctx, P_STATE);
+        ctx->jmp = old;
+      }
+      ctx->have_state = 0;
+      return e == GDL_ENGINE_GROUND ? st : GDL_OK;
+    }
+  }
+  return GDL_OK;
+}
+
+const char *gdl_engine_name(const gdl_ctx *ctx)
+{
+  return ctx->ground && !ctx->ground_off ? "ground" : "interp";
+}
+
+const char *gdl_engine_note(const gdl_ctx *ctx)
+{
+  return ctx->engine_note;
+}
+
+size_t gdl_ground_size(const gdl_ctx *ctx, size_t *rules, size_t *inputs)
+{
+  const ground_t *G = ctx->ground;
+  if (!G) {
+    *rules = *inputs = 0;
+    return 0;
+  }
+  *rules = G->nrules;
+  *inputs = G->nin;
+  return G->nprops;
+}

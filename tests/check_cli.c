@@ -1,0 +1,1033 @@
+/*
+ * check_cli.c - the command line, run as a program (tu_run): help and
+ * usage errors, exit statuses, the text and --json outputs of legal,
+ * state, query and solve, playout traces, and the README's examples.
+ *
+ * The contract (DESIGN.md): exit 0 done / solved, 1 no plan exists, 2 bad
+ * input or usage, 3 a limit stopped the work; usage errors are one line
+ * `gdl: ...` on standard error.
+ */
+#include <ctype.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "testutil.h"
+
+/* Runs `gdl ARGS` (printf-style); *out and *err get what it wrote. */
+static int gdl(char **out, char **err, const char *fmt, ...)
+{
+  char args[8192], cmd[8400];
+  va_list ap;
+  va_start(ap, fmt);
+  vsnprintf(args, sizeof args, fmt, ap);
+  va_end(ap);
+  snprintf(cmd, sizeof cmd, "%s %s", tu_gdl(), args);
+  return tu_run(cmd, out, err);
+}
+
+static size_t count_char(const char *s, char c)
+{
+  size_t n = 0;
+  for (; *s; s++)
+    n += *s == c;
+  return n;
+}
+
+/* A usage or input error: exactly one line "gdl: ...\n" on stderr. */
+static void assert_one_line(const char *err)
+{
+  ck_assert_msg(strncmp(err, "gdl: ", 5) == 0, "stderr does not start with "
+                "'gdl: ': %s", err);
+  ck_assert_msg(count_char(err, '\n') == 1 && err[strlen(err) - 1] == '\n',
+                "stderr is not one line: %s", err);
+}
+
+/* ---- a small JSON reader: validates, and compacts for strstr ----------- */
+
+static const char *json_value(const char *p);
+
+static const char *json_ws(const char *p)
+{
+  while (*p == ' ' || *p == '\t' || *p == '\n' || *p == '\r')
+    p++;
+  return p;
+}
+
+static const char *json_string(const char *p)
+{
+  if (*p != '"')
+    return NULL;
+  for (p++; *p && *p != '"'; p++) {
+    if ((unsigned char)*p < 0x20)
+      return NULL;
+    if (*p == '\\') {
+      p++;
+      if (*p == 'u') {
+        int i;
+        for (i = 1; i <= 4; i++)
+          if (!isxdigit((unsigned char)p[i]))
+            return NULL;
+        p += 4;
+      } else if (!*p || !strchr("\"\\/bfnrt", *p)) {
+        return NULL;
+      }
+    }
+  }
+  return *p == '"' ? p + 1 : NULL;
+}
+
+static const char *json_number(const char *p)
+{
+  const char *s = p;
+  if (*p == '-')
+    p++;
+  if (!isdigit((unsigned char)*p))
+    return NULL;
+  while (isdigit((unsigned char)*p))
+    p++;
+  if (*p == '.') {
+    p++;
+    if (!isdigit((unsigned char)*p))
+      return NULL;
+    while (isdigit((unsigned char)*p))
+      p++;
+  }
+  if (*p == 'e' || *p == 'E') {
+    p++;
+    if (*p == '+' || *p == '-')
+      p++;
+    if (!isdigit((unsigned char)*p))
+      return NULL;
+    while (isdigit((unsigned char)*p))
+      p++;
+  }
+  return p > s ? p : NULL;
+}
+
+static const char *json_seq(const char *p, char close, int object)
+{
+  p = json_ws(p + 1);
+  if (*p == close)
+    return p + 1;
+  for (;;) {
+    if (object) {
+      p = json_string(json_ws(p));
+      if (!p)
+        return NULL;
+      p = json_ws(p);
+      if (*p++ != ':')
+        return NULL;
+    }
+    p = json_value(p);
+    if (!p)
+      return NULL;
+    p = json_ws(p);
+    if (*p == close)
+      return p + 1;
+    if (*p++ != ',')
+      return NULL;
+  }
+}
+
+static const char *json_value(const char *p)
+{
+  p = json_ws(p);
+  switch (*p) {
+  case '{': return json_seq(p, '}', 1);
+  case '[': return json_seq(p, ']', 0);
+  case '"': return json_string(p);
+  case 't': return strncmp(p, "true", 4) ? NULL : p + 4;
+  case 'f': return strncmp(p, "false", 5) ? NULL : p + 5;
+  case 'n': return strncmp(p, "null", 4) ? NULL : p + 4;
+  default: return json_number(p);
+  }
+}
+
+/* Asserts that s is exactly one JSON object (and white space); returns it
+ * without the white space outside strings (malloc'd). */
+static char *json_object(const char *s)
+{
+  const char *end;
+  char *c, *q;
+  int in_str = 0;
+  ck_assert_msg(*json_ws(s) == '{', "not a JSON object: %s", s);
+  end = json_value(s);
+  ck_assert_msg(end != NULL, "not valid JSON: %s", s);
+  ck_assert_msg(*json_ws(end) == 0, "text after the JSON object: %s", s);
+  c = q = malloc(strlen(s) + 1);
+  for (; *s; s++) {
+    if (in_str) {
+      *q++ = *s;
+      if (*s == '\\')
+        *q++ = *++s;
+      else if (*s == '"')
+        in_str = 0;
+    } else if (*s == '"') {
+      in_str = 1;
+      *q++ = *s;
+    } else if (!isspace((unsigned char)*s)) {
+      *q++ = *s;
+    }
+  }
+  *q = 0;
+  return c;
+}
+
+#define ck_assert_has(hay, needle) \
+  ck_assert_msg(strstr((hay), (needle)) != NULL, "'%s' not in:\n%s", \
+                (needle), (hay))
+
+START_TEST(test_json_reader)
+{
+  /* the reader itself: accepts and rejects what it should */
+  char *c = json_object(" {\"a\": [1, -2.5e3, \"x y\\\"\"], \"b\": {}, "
+                        "\"c\": null, \"d\": true}\n");
+  ck_assert_str_eq(c, "{\"a\":[1,-2.5e3,\"x y\\\"\"],\"b\":{},\"c\":null,"
+                   "\"d\":true}");
+  free(c);
+  ck_assert_ptr_null(json_value("{\"a\" 1}"));
+  ck_assert_ptr_null(json_value("[1,]"));
+  ck_assert_ptr_null(json_value("\"abc"));
+  ck_assert_ptr_null(json_value("{\"a\": 01x"));
+}
+END_TEST
+
+/* ---- help and usage --------------------------------------------------- */
+
+static const char *const commands[] = {
+  "check", "solve", "legal", "state", "query", "playout", "bench", "cat",
+};
+
+START_TEST(test_help)
+{
+  char *out, *err;
+  size_t i;
+  ck_assert_int_eq(gdl(&out, &err, "--help"), 0);
+  ck_assert_has(out, "usage: gdl");
+  for (i = 0; i < sizeof commands / sizeof commands[0]; i++)
+    ck_assert_has(out, commands[i]);
+  ck_assert_str_eq(err, "");
+  free(out);
+  free(err);
+}
+END_TEST
+
+START_TEST(test_version)
+{
+  char *out, *err;
+  ck_assert_int_eq(gdl(&out, &err, "--version"), 0);
+  ck_assert_str_eq(out, "gdl " GDL_VERSION "\n");
+  ck_assert_str_eq(err, "");
+  free(out);
+  free(err);
+}
+END_TEST
+
+START_TEST(test_no_arguments)
+{
+  char *out, *err;
+  ck_assert_int_eq(gdl(&out, &err, ""), 2);
+  ck_assert_str_eq(out, "");
+  ck_assert_has(err, "usage: gdl");
+  free(out);
+  free(err);
+}
+END_TEST
+
+START_TEST(test_command_help)
+{
+  char *out, *err, want[64];
+  snprintf(want, sizeof want, "gdl %s", commands[_i]);
+  ck_assert_int_eq(gdl(&out, &err, "%s --help", commands[_i]), 0);
+  ck_assert_has(out, want);
+  ck_assert_has(out, "usage:");
+  ck_assert_str_eq(err, "");
+  free(out);
+  free(err);
+}
+END_TEST
+
+/* Usage and input errors: exit 2, nothing on stdout, one line on stderr
+ * that names the culprit. */
+static const struct {
+  const char *args, *names;
+} usage_errors[] = {
+  { "frobnicate puzzles/hanoi5.kif", "frobnicate" },
+  { "legal --bogus puzzles/hanoi5.kif", "--bogus" },
+  { "solve puzzles/hanoi5.kif --frob", "--frob" },
+  { "legal", "FILE" },
+  { "solve", "FILE" },
+  { "state", "FILE" },
+  { "check", "FILE" },
+  { "query rules/family.kif", "TERM" },
+  { "legal no/such/file.kif", "no/such/file.kif" },
+  { "solve no/such/file.kif", "no/such/file.kif" },
+  { "check no/such/file.kif", "no/such/file.kif" },
+  { "solve puzzles/hanoi5.kif --algorithm foo", "foo" },
+  { "solve puzzles/hanoi5.kif --max-states", "--max-states" },
+  { "solve puzzles/hanoi5.kif --max-states abc", "abc" },
+  { "solve puzzles/hanoi5.kif --max-seconds xyz", "xyz" },
+  { "legal puzzles/hanoi5.kif --moves", "--moves" },
+  { "solve puzzles/hanoi5.kif --max-memory x", "x" },
+  { "playout puzzles/hanoi5.kif --seed abc", "abc" },
+  { "playout puzzles/hanoi5.kif --max-steps -3", "-3" },
+  { "bench puzzles/hanoi5.kif --seconds -1", "-1" },
+};
+
+START_TEST(test_usage_error)
+{
+  char *out, *err;
+  int rc = gdl(&out, &err, "%s", usage_errors[_i].args);
+  ck_assert_msg(rc == 2, "gdl %s: exit %d", usage_errors[_i].args, rc);
+  ck_assert_str_eq(out, "");
+  assert_one_line(err);
+  ck_assert_has(err, usage_errors[_i].names);
+  free(out);
+  free(err);
+}
+END_TEST
+
+/* ---- check ------------------------------------------------------------ */
+
+static const char *const puzzle_files[] = {
+  "buttons-and-lights.kif", "dogbunny-2022-12-24.kif",
+  "dogbunny-2022-12-27.kif", "dogbunny-must-be-empty.kif",
+  "dogbunny-two-dogs.kif", "dogbunny-walkthrough.kif", "eight-puzzle-31.kif",
+  "eight-puzzle-easy.kif", "eight-puzzle-unsolvable.kif", "hanoi5.kif",
+  "lights-out-3x3.kif", "missionaries-cannibals.kif",
+  "peg-solitaire-small.kif", "toazzle-13.kif", "water-jugs.kif",
+  "wolf-goat-cabbage.kif",
+};
+
+START_TEST(test_check_clean)
+{
+  /* puzzles/README.md: gdl check reports no warnings on any puzzle */
+  char *out, *err;
+  int rc = gdl(&out, &err, "check puzzles/%s", puzzle_files[_i]);
+  ck_assert_msg(rc == 0, "%s: exit %d: %s", puzzle_files[_i], rc, err);
+  ck_assert_str_eq(out, "");
+  ck_assert_str_eq(err, "");
+  free(out);
+  free(err);
+}
+END_TEST
+
+START_TEST(test_check_warnings)
+{
+  char *out, *err;
+  ck_assert_int_eq(gdl(&out, &err, "check %s",
+                   tu_corpus("conformance/test_case_1a.kif")), 0);
+  ck_assert_str_eq(out, "");
+  ck_assert_has(err, "test_case_1a.kif:16:1: warning: ");
+  ck_assert_ptr_null(strstr(err, "error"));
+  free(out);
+  free(err);
+}
+END_TEST
+
+START_TEST(test_check_errors)
+{
+  char *out, *err;
+  ck_assert_int_eq(gdl(&out, &err, "check %s",
+                   tu_corpus("conformance/test_case_3b.kif")), 2);
+  ck_assert_str_eq(out, "");
+  ck_assert_has(err, "test_case_3b.kif:13:19: error: ");
+  /* the source line and a caret follow */
+  ck_assert_has(err, "\n  (<= (distinctCell ?x ?y ?m ?n) (distinct ?y ?n))\n");
+  ck_assert_has(err, "^~");
+  free(out);
+  free(err);
+}
+END_TEST
+
+START_TEST(test_check_rule_base)
+{
+  char *out, *err;
+  ck_assert_int_eq(gdl(&out, &err, "check rules/family.kif "
+                   "rules/reachability.kif"), 0);
+  ck_assert_str_eq(out, "");
+  ck_assert_has(err, "not a game");
+  ck_assert_ptr_null(strstr(err, "error"));
+  ck_assert_ptr_null(strstr(err, "warning"));
+  free(out);
+  free(err);
+}
+END_TEST
+
+START_TEST(test_check_clean_flag)
+{
+  char *out, *err;
+  const char *f = tu_corpus("conformance/test_clean_not_distinct.kif");
+  ck_assert_int_eq(gdl(&out, &err, "check %s", f), 2);
+  ck_assert_has(err, "error:");
+  free(out);
+  free(err);
+  ck_assert_int_eq(gdl(&out, &err, "check --clean %s", f), 0);
+  ck_assert_ptr_null(strstr(err, "error"));
+  free(out);
+  free(err);
+}
+END_TEST
+
+/* ---- legal and state -------------------------------------------------- */
+
+#define WGC "puzzles/wolf-goat-cabbage.kif"
+
+START_TEST(test_legal)
+{
+  char *out, *err;
+  ck_assert_int_eq(gdl(&out, &err, "legal " WGC), 0);
+  ck_assert_str_eq(out, "player (cross goat)\n");
+  ck_assert_str_eq(err, "");
+  free(out);
+  free(err);
+  ck_assert_int_eq(gdl(&out, &err, "legal " WGC " --moves '(cross goat)'"),
+                   0);
+  ck_assert_str_eq(out, "player (cross alone)\nplayer (cross goat)\n");
+  free(out);
+  free(err);
+  ck_assert_int_eq(gdl(&out, &err, "legal %s --moves '(mark 1 1) noop'",
+                   tu_corpus("conformance/ticTacToe.kif")), 0);
+  ck_assert_str_eq(out, "xplayer noop\n"
+                   "oplayer (mark 1 2)\noplayer (mark 1 3)\n"
+                   "oplayer (mark 2 1)\noplayer (mark 2 2)\n"
+                   "oplayer (mark 2 3)\noplayer (mark 3 1)\n"
+                   "oplayer (mark 3 2)\noplayer (mark 3 3)\n");
+  free(out);
+  free(err);
+}
+END_TEST
+
+START_TEST(test_legal_dogbunny)
+{
+  /* the README example */
+  char *out, *err;
+  ck_assert_int_eq(gdl(&out, &err, "legal puzzles/dogbunny-walkthrough.kif "
+                   "--moves '(move dog tree well)'"), 0);
+  ck_assert_has(out, "player (move ");
+  ck_assert_str_eq(err, "");
+  free(out);
+  free(err);
+}
+END_TEST
+
+START_TEST(test_illegal_move)
+{
+  char *out, *err;
+  ck_assert_int_eq(gdl(&out, &err, "legal " WGC
+                   " --moves '(cross goat) (cross wolf)'"), 2);
+  ck_assert_str_eq(out, "");
+  assert_one_line(err);
+  ck_assert_has(err, "step 2");
+  ck_assert_has(err, "(cross wolf)");
+  free(out);
+  free(err);
+  ck_assert_int_eq(gdl(&out, &err, "state " WGC " --moves 'jump'"), 2);
+  assert_one_line(err);
+  ck_assert_has(err, "step 1");
+  ck_assert_has(err, "jump");
+  free(out);
+  free(err);
+}
+END_TEST
+
+START_TEST(test_unparsable_moves)
+{
+  char *out, *err;
+  ck_assert_int_eq(gdl(&out, &err, "legal " WGC " --moves '(cross goat'"), 2);
+  ck_assert_str_eq(out, "");
+  ck_assert_has(err, "error");
+  free(out);
+  free(err);
+  ck_assert_int_eq(gdl(&out, &err, "legal " WGC " --moves '(cross ?x)'"), 2);
+  ck_assert_str_eq(out, "");
+  ck_assert_str_ne(err, "");
+  free(out);
+  free(err);
+}
+END_TEST
+
+START_TEST(test_moves_per_role)
+{
+  char *out, *err;
+  const char *ttt = tu_corpus("conformance/ticTacToe.kif");
+  ck_assert_int_eq(gdl(&out, &err, "legal %s --moves '(mark 1 1)'", ttt), 2);
+  ck_assert_str_eq(out, "");
+  assert_one_line(err);
+  ck_assert_has(err, "--moves");
+  free(out);
+  free(err);
+  ck_assert_int_eq(gdl(&out, &err, "state %s --moves '(mark 1 1) noop "
+                   "(mark 2 2)'", ttt), 2);
+  ck_assert_str_eq(out, "");
+  assert_one_line(err);
+  free(out);
+  free(err);
+}
+END_TEST
+
+START_TEST(test_state_text)
+{
+  char *out, *err;
+  ck_assert_int_eq(gdl(&out, &err, "state " WGC " --moves '(cross goat)'"),
+                   0);
+  ck_assert_str_eq(out, "(true (side cabbage left))\n"
+                   "(true (side farmer right))\n"
+                   "(true (side goat right))\n"
+                   "(true (side wolf left))\n"
+                   "terminal: no\n"
+                   "goal player: 0\n");
+  free(out);
+  free(err);
+  ck_assert_int_eq(gdl(&out, &err, "state " WGC " --moves '(cross goat) "
+                   "(cross alone) (cross wolf) (cross goat) (cross cabbage) "
+                   "(cross alone) (cross goat)'"), 0);
+  ck_assert_has(out, "terminal: yes\n");
+  ck_assert_has(out, "goal player: 100\n");
+  free(out);
+  free(err);
+}
+END_TEST
+
+START_TEST(test_legal_json)
+{
+  char *out, *err, *j;
+  ck_assert_int_eq(gdl(&out, &err, "legal --json " WGC), 0);
+  j = json_object(out);
+  ck_assert_has(j, "\"roles\":[\"player\"]");
+  ck_assert_has(j, "\"legal\":{\"player\":[\"(cross goat)\"]}");
+  ck_assert_has(j, "\"state\":[");
+  ck_assert_has(j, "\"(side farmer left)\"");
+  ck_assert_has(j, "\"terminal\":false");
+  ck_assert_has(j, "\"goals\":{\"player\":0}");
+  free(j);
+  free(out);
+  free(err);
+  /* two roles, after moves */
+  ck_assert_int_eq(gdl(&out, &err, "legal %s --json --moves '(mark 1 1) "
+                   "noop'", tu_corpus("conformance/ticTacToe.kif")), 0);
+  j = json_object(out);
+  ck_assert_has(j, "\"roles\":[\"xplayer\",\"oplayer\"]");
+  ck_assert_has(j, "\"xplayer\":[\"noop\"]");
+  ck_assert_has(j, "\"oplayer\":[\"(mark 1 2)\",");
+  ck_assert_has(j, "\"(cell 1 1 x)\"");
+  ck_assert_has(j, "\"terminal\":false");
+  ck_assert_has(j, "\"goals\":{");
+  free(j);
+  free(out);
+  free(err);
+}
+END_TEST
+
+START_TEST(test_state_json)
+{
+  char *out, *err, *j;
+  ck_assert_int_eq(gdl(&out, &err, "state --json %s --moves 'a b c a b a'",
+                   tu_corpus("single/buttons.kif")), 0);
+  j = json_object(out);
+  ck_assert_has(j, "\"roles\":[\"robot\"]");
+  ck_assert_has(j, "\"legal\":{");
+  ck_assert_has(j, "\"state\":[");
+  ck_assert_has(j, "\"(on p)\"");
+  ck_assert_has(j, "\"terminal\":true");
+  ck_assert_has(j, "\"goals\":{\"robot\":100}");
+  free(j);
+  free(out);
+  free(err);
+}
+END_TEST
+
+/* A role with no legal move in a non-terminal state is reported. */
+static const char nolegal_game[] =
+  "(role a) (role b)\n"
+  "(init (s 0))\n"
+  "(<= (legal a go) (true (s 0)))\n"
+  "(<= (legal b wait) (true (s 0)))\n"
+  "(<= (legal a go) (true (s 1)))\n"
+  "(<= (next (s 1)) (does a go))\n"
+  "(<= terminal (true (s 2)))\n"
+  "(goal a 100) (goal b 0)\n";
+
+static char *temp_file(const char *text)
+{
+  char *path = strdup("/tmp/gdlcliXXXXXX");
+  int fd = mkstemp(path);
+  FILE *f;
+  ck_assert_int_ge(fd, 0);
+  f = fdopen(fd, "w");
+  fputs(text, f);
+  fclose(f);
+  return path;
+}
+
+START_TEST(test_no_legal_move)
+{
+  char *path = temp_file(nolegal_game), *out, *err, *j;
+  int rc = gdl(&out, &err, "legal %s --moves 'go wait'", path);
+  ck_assert_int_eq(rc, 0);
+  ck_assert_has(out, "a go\n");
+  ck_assert_has(out, "b has no legal move");
+  free(out);
+  free(err);
+  ck_assert_int_eq(gdl(&out, &err, "legal --json %s --moves 'go wait'",
+                   path), 0);
+  j = json_object(out);
+  ck_assert_has(j, "\"b\":[]");
+  free(j);
+  free(out);
+  free(err);
+  /* a playout stops there and says why */
+  ck_assert_int_eq(gdl(&out, &err, "playout %s", path), 0);
+  ck_assert_has(out, "end nolegal b\n");
+  free(out);
+  free(err);
+  /* and a search counts it as a dead end */
+  ck_assert_int_eq(gdl(&out, &err, "solve %s", path), 1);
+  free(out);
+  free(err);
+  remove(path);
+  free(path);
+}
+END_TEST
+
+/* ---- query ------------------------------------------------------------ */
+
+START_TEST(test_query_rule_base)
+{
+  char *out, *err;
+  ck_assert_int_eq(gdl(&out, &err, "query rules/family.kif "
+                   "'(ancestor ?x lily)'"), 0);
+  ck_assert_str_eq(out, "(ancestor alice lily)\n(ancestor bob lily)\n"
+                   "(ancestor carol lily)\n(ancestor frank lily)\n"
+                   "(ancestor hannah lily)\n");
+  free(out);
+  free(err);
+  ck_assert_int_eq(gdl(&out, &err, "query rules/reachability.kif "
+                   "'(unreachable a ?y)'"), 0);
+  ck_assert_str_eq(out, "(unreachable a f)\n(unreachable a g)\n"
+                   "(unreachable a h)\n");
+  free(out);
+  free(err);
+  /* the README example */
+  ck_assert_int_eq(gdl(&out, &err, "query rules/family.kif "
+                   "'(ancestor ?x ?y)'"), 0);
+  ck_assert_uint_eq(count_char(out, '\n'), 23);
+  free(out);
+  free(err);
+  /* no answers: nothing printed, still exit 0 */
+  ck_assert_int_eq(gdl(&out, &err, "query rules/family.kif "
+                   "'(ancestor ?x ?x)'"), 0);
+  ck_assert_str_eq(out, "");
+  free(out);
+  free(err);
+  ck_assert_int_eq(gdl(&out, &err, "query %s '(engineer ?x)'",
+                   tu_corpus("conformance/libgdl_question1.kif")), 0);
+  ck_assert_str_eq(out, "(engineer bajaj)\n");
+  free(out);
+  free(err);
+}
+END_TEST
+
+START_TEST(test_query_game)
+{
+  char *out, *err;
+  const char *ttt = tu_corpus("conformance/ticTacToe.kif");
+  ck_assert_int_eq(gdl(&out, &err, "query %s --moves '(mark 1 1) noop  noop "
+                   "(mark 2 2)' '(true (cell ?x ?y ?p))'", ttt), 0);
+  ck_assert_uint_eq(count_char(out, '\n'), 9);
+  ck_assert_has(out, "(true (cell 1 1 x))\n");
+  ck_assert_has(out, "(true (cell 2 2 o))\n");
+  ck_assert_has(out, "(true (cell 3 3 b))\n");
+  free(out);
+  free(err);
+  ck_assert_int_eq(gdl(&out, &err, "query %s --moves '(mark 1 1) noop' "
+                   "'(legal xplayer ?m)'", ttt), 0);
+  ck_assert_str_eq(out, "(legal xplayer noop)\n");
+  free(out);
+  free(err);
+  /* --moves checked as for legal */
+  ck_assert_int_eq(gdl(&out, &err, "query %s --moves '(mark 9 9) noop' "
+                   "'(legal xplayer ?m)'", ttt), 2);
+  assert_one_line(err);
+  free(out);
+  free(err);
+  /* a question that is not a term */
+  ck_assert_int_eq(gdl(&out, &err, "query rules/family.kif '(ancestor ?x'"),
+                   2);
+  ck_assert_str_eq(out, "");
+  ck_assert_has(err, "error");
+  free(out);
+  free(err);
+}
+END_TEST
+
+START_TEST(test_query_json)
+{
+  char *out, *err, *j;
+  ck_assert_int_eq(gdl(&out, &err, "query --json rules/family.kif "
+                   "'(cousin jack ?y)'"), 0);
+  j = json_object(out);
+  ck_assert_has(j, "\"answers\":[\"(cousin jack george)\","
+                "\"(cousin jack hannah)\"]");
+  ck_assert_has(j, "\"count\":2");
+  free(j);
+  free(out);
+  free(err);
+}
+END_TEST
+
+/* The JSON of query names the question it answers. */
+START_TEST(test_query_json_names_question)
+{
+  char *out, *err, *j;
+  ck_assert_int_eq(gdl(&out, &err, "query --json rules/family.kif "
+                   "'(cousin jack ?y)'"), 0);
+  j = json_object(out);
+  ck_assert_has(j, "\"query\":\"(cousin jack ?y)\"");
+  free(j);
+  free(out);
+  free(err);
+}
+END_TEST
+
+/* ---- solve ------------------------------------------------------------ */
+
+/* The plan lines of `gdl solve` output, joined with spaces (malloc'd);
+ * *summary points at the summary line. */
+static char *plan_of(char *out, char **summary, int *lines)
+{
+  char *plan = calloc(1, strlen(out) + 1), *line = out;
+  *lines = 0;
+  *summary = NULL;
+  while (*line) {
+    char *nl = strchr(line, '\n');
+    size_t n = nl ? (size_t)(nl - line) : strlen(line);
+    if (line[0] == ';') {
+      *summary = line;
+      break;
+    }
+    if (*plan)
+      strcat(plan, " ");
+    strncat(plan, line, n);
+    ++*lines;
+    line += n + (nl != NULL);
+  }
+  return plan;
+}
+
+/* Plays the plan with `gdl state`: ends terminal with goal 100. */
+static void assert_plan_wins(const char *file, const char *plan)
+{
+  char *out, *err;
+  ck_assert_int_eq(gdl(&out, &err, "state %s --moves '%s'", file, plan), 0);
+  ck_assert_has(out, "terminal: yes\n");
+  ck_assert_has(out, ": 100\n");
+  free(out);
+  free(err);
+}
+
+START_TEST(test_solve_text)
+{
+  char *out, *err, *summary, *plan;
+  int lines;
+  ck_assert_int_eq(gdl(&out, &err, "solve puzzles/buttons-and-lights.kif"),
+                   0);
+  plan = plan_of(out, &summary, &lines);
+  ck_assert_int_eq(lines, 6);
+  ck_assert_ptr_nonnull(summary);
+  ck_assert_msg(strncmp(summary, "; solved: 6 moves", 17) == 0, "%s",
+                summary);
+  ck_assert_uint_eq(count_char(summary, '\n'), 1);
+  assert_plan_wins("puzzles/buttons-and-lights.kif", plan);
+  free(plan);
+  free(out);
+  free(err);
+}
+END_TEST
+
+/* The README's main command. */
+START_TEST(test_solve_readme)
+{
+  char *out, *err, *summary, *plan;
+  int lines;
+  ck_assert_int_eq(gdl(&out, &err, "solve puzzles/dogbunny-walkthrough.kif"),
+                   0);
+  plan = plan_of(out, &summary, &lines);
+  ck_assert_int_eq(lines, 28);
+  ck_assert_ptr_nonnull(summary);
+  ck_assert_has(summary, "; solved: 28 moves");
+  assert_plan_wins("puzzles/dogbunny-walkthrough.kif", plan);
+  free(plan);
+  free(out);
+  free(err);
+}
+END_TEST
+
+START_TEST(test_solve_unsolvable)
+{
+  char *out, *err;
+  ck_assert_int_eq(gdl(&out, &err, "solve puzzles/eight-puzzle-unsolvable.kif"),
+                   1);
+  ck_assert_has(out, "; unsolvable");
+  ck_assert_has(out, "181440 states");
+  free(out);
+  free(err);
+}
+END_TEST
+
+START_TEST(test_solve_limit)
+{
+  char *out, *err, *j;
+  ck_assert_int_eq(gdl(&out, &err, "solve puzzles/eight-puzzle-31.kif "
+                   "--max-states 10"), 3);
+  ck_assert_has(out, "; limit");
+  free(out);
+  free(err);
+  ck_assert_int_eq(gdl(&out, &err, "solve --json puzzles/eight-puzzle-31.kif "
+                   "--max-states 10"), 3);
+  j = json_object(out);
+  ck_assert_has(j, "\"status\":\"limit\"");
+  ck_assert_has(j, "\"plan\":[]");
+  ck_assert_has(j, "\"expanded\":");
+  free(j);
+  free(out);
+  free(err);
+  ck_assert_int_eq(gdl(&out, &err, "solve puzzles/eight-puzzle-unsolvable.kif "
+                   "--max-seconds 0.05"), 3);
+  ck_assert_has(out, "; limit");
+  free(out);
+  free(err);
+  ck_assert_int_eq(gdl(&out, &err, "solve puzzles/eight-puzzle-unsolvable.kif "
+                   "--max-memory 2"), 3);
+  ck_assert_has(out, "; limit");
+  free(out);
+  free(err);
+}
+END_TEST
+
+START_TEST(test_solve_json)
+{
+  static const char *const keys[] = {
+    "status", "length", "goal", "plan", "expanded", "generated", "seconds",
+    "peak_memory_bytes", "algorithm",
+  };
+  char *out, *err, *j, key[64];
+  size_t i;
+  ck_assert_int_eq(gdl(&out, &err, "solve --json "
+                   "puzzles/buttons-and-lights.kif"), 0);
+  j = json_object(out);
+  for (i = 0; i < sizeof keys / sizeof keys[0]; i++) {
+    snprintf(key, sizeof key, "\"%s\":", keys[i]);
+    ck_assert_has(j, key);
+  }
+  ck_assert_has(j, "\"status\":\"solved\"");
+  ck_assert_has(j, "\"length\":6");
+  ck_assert_has(j, "\"goal\":100");
+  ck_assert_has(j, "\"plan\":[\"a\",\"b\",\"a\",\"c\",\"b\",\"a\"]");
+  ck_assert_has(j, "\"algorithm\":\"bfs\"");
+  free(j);
+  free(out);
+  free(err);
+}
+END_TEST
+
+START_TEST(test_solve_algorithms)
+{
+  char *out, *err, *summary, *plan, *j;
+  int lines;
+  /* iddfs: shortest */
+  ck_assert_int_eq(gdl(&out, &err, "solve " WGC " --algorithm iddfs"), 0);
+  plan = plan_of(out, &summary, &lines);
+  ck_assert_int_eq(lines, 7);
+  ck_assert_has(summary, "; solved: 7 moves");
+  assert_plan_wins(WGC, plan);
+  free(plan);
+  free(out);
+  free(err);
+  ck_assert_int_eq(gdl(&out, &err, "solve --json --algorithm iddfs "
+                   "puzzles/hanoi5.kif"), 0);
+  j = json_object(out);
+  ck_assert_has(j, "\"algorithm\":\"iddfs\"");
+  ck_assert_has(j, "\"length\":31");
+  free(j);
+  free(out);
+  free(err);
+  /* dfs: some plan, which must win */
+  ck_assert_int_eq(gdl(&out, &err, "solve --algorithm dfs "
+                   "puzzles/hanoi5.kif"), 0);
+  plan = plan_of(out, &summary, &lines);
+  ck_assert_int_ge(lines, 31);
+  ck_assert_has(summary, "; solved: ");
+  assert_plan_wins("puzzles/hanoi5.kif", plan);
+  free(plan);
+  free(out);
+  free(err);
+  ck_assert_int_eq(gdl(&out, &err, "solve --json --algorithm dfs "
+                   "puzzles/lights-out-3x3.kif"), 0);
+  j = json_object(out);
+  ck_assert_has(j, "\"algorithm\":\"dfs\"");
+  ck_assert_has(j, "\"status\":\"solved\"");
+  free(j);
+  free(out);
+  free(err);
+}
+END_TEST
+
+START_TEST(test_solve_rule_base)
+{
+  char *out, *err;
+  ck_assert_int_eq(gdl(&out, &err, "solve rules/family.kif"), 2);
+  ck_assert_str_eq(out, "");
+  ck_assert_has(err, "not a game");
+  free(out);
+  free(err);
+}
+END_TEST
+
+/* ---- playout, bench, cat ---------------------------------------------- */
+
+static const char *last_line(const char *s)
+{
+  size_t n = strlen(s);
+  if (n && s[n - 1] == '\n')
+    n--;
+  while (n && s[n - 1] != '\n')
+    n--;
+  return s + n;
+}
+
+START_TEST(test_playout)
+{
+  char *out, *err, *again;
+  const char *buttons = tu_corpus("single/buttons.kif");
+  ck_assert_int_eq(gdl(&out, &err, "playout %s", buttons), 0);
+  ck_assert_msg(strncmp(out, "playout 1\nstep 0\n", 17) == 0, "%s", out);
+  ck_assert_str_eq(last_line(out), "end terminal\n");
+  ck_assert_has(out, "legal robot a\n");
+  ck_assert_has(out, "does robot ");
+  ck_assert_str_eq(err, "");
+  free(out);
+  free(err);
+  /* a seed gives the same trace every time */
+  ck_assert_int_eq(gdl(&out, &err, "playout %s --seed 7 --playouts 2",
+                   buttons), 0);
+  free(err);
+  ck_assert_int_eq(gdl(&again, &err, "playout %s --seed 7 --playouts 2",
+                   buttons), 0);
+  ck_assert_str_eq(out, again);
+  ck_assert_has(out, "playout 2\n");
+  free(again);
+  free(out);
+  free(err);
+  /* --max-steps stops a playout early */
+  ck_assert_int_eq(gdl(&out, &err, "playout %s --max-steps 2", buttons), 0);
+  ck_assert_ptr_null(strstr(out, "step 3\n"));
+  ck_assert_ptr_null(strstr(out, "end terminal"));
+  free(out);
+  free(err);
+}
+END_TEST
+
+START_TEST(test_bench)
+{
+  char *out, *err, *j;
+  ck_assert_int_eq(gdl(&out, &err, "bench puzzles/hanoi5.kif --seconds 0.1"),
+                   0);
+  ck_assert_has(out, "states/s");
+  free(out);
+  free(err);
+  ck_assert_int_eq(gdl(&out, &err, "bench --json puzzles/hanoi5.kif "
+                   "--seconds 0.1"), 0);
+  j = json_object(out);
+  ck_assert_has(j, "\"states_per_second\":");
+  free(j);
+  free(out);
+  free(err);
+}
+END_TEST
+
+/* gdl cat writes one file that solves like the puzzle and its library. */
+START_TEST(test_cat)
+{
+  char *out, *err, *path, *summary, *plan;
+  int lines;
+  ck_assert_int_eq(gdl(&out, &err, "cat puzzles/dogbunny-walkthrough.kif"),
+                   0);
+  /* no include directive left (the comments may still mention one) */
+  ck_assert_ptr_null(strstr(out, "\n;#include"));
+  ck_assert(strncmp(out, ";#include", 9) != 0);
+  path = temp_file(out);
+  free(out);
+  free(err);
+  ck_assert_int_eq(gdl(&out, &err, "solve %s", path), 0);
+  plan = plan_of(out, &summary, &lines);
+  ck_assert_int_eq(lines, 28);
+  free(plan);
+  free(out);
+  free(err);
+  remove(path);
+  free(path);
+}
+END_TEST
+
+#define N(a) ((int)(sizeof(a) / sizeof((a)[0])))
+
+Suite *cli_suite(void)
+{
+  Suite *s = suite_create("cli");
+  TCase *tc;
+
+  tc = tcase_create("usage");
+  tcase_add_test(tc, test_json_reader);
+  tcase_add_test(tc, test_help);
+  tcase_add_test(tc, test_version);
+  tcase_add_test(tc, test_no_arguments);
+  tcase_add_loop_test(tc, test_command_help, 0, N(commands));
+  tcase_add_loop_test(tc, test_usage_error, 0, N(usage_errors));
+  suite_add_tcase(s, tc);
+
+  tc = tcase_create("check");
+  tcase_add_loop_test(tc, test_check_clean, 0, N(puzzle_files));
+  tcase_add_test(tc, test_check_warnings);
+  tcase_add_test(tc, test_check_errors);
+  tcase_add_test(tc, test_check_rule_base);
+  tcase_add_test(tc, test_check_clean_flag);
+  suite_add_tcase(s, tc);
+
+  tc = tcase_create("legal_state_query");
+  tcase_add_test(tc, test_legal);
+  tcase_add_test(tc, test_legal_dogbunny);
+  tcase_add_test(tc, test_illegal_move);
+  tcase_add_test(tc, test_unparsable_moves);
+  tcase_add_test(tc, test_moves_per_role);
+  tcase_add_test(tc, test_state_text);
+  tcase_add_test(tc, test_legal_json);
+  tcase_add_test(tc, test_state_json);
+  tcase_add_test(tc, test_no_legal_move);
+  tcase_add_test(tc, test_query_rule_base);
+  tcase_add_test(tc, test_query_game);
+  tcase_add_test(tc, test_query_json);
+  tcase_add_test(tc, test_query_json_names_question);
+  suite_add_tcase(s, tc);
+
+  tc = tcase_create("solve");
+  tcase_set_timeout(tc, 60);
+  tcase_add_test(tc, test_solve_text);
+  tcase_add_test(tc, test_solve_readme);
+  tcase_add_test(tc, test_solve_unsolvable);
+  tcase_add_test(tc, test_solve_limit);
+  tcase_add_test(tc, test_solve_json);
+  tcase_add_test(tc, test_solve_algorithms);
+  tcase_add_test(tc, test_solve_rule_base);
+  suite_add_tcase(s, tc);
+
+  tc = tcase_create("playout");
+  tcase_add_test(tc, test_playout);
+  tcase_add_test(tc, test_bench);
+  tcase_add_test(tc, test_cat);
+  suite_add_tcase(s, tc);
+  return s;
+}

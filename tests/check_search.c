@@ -1,0 +1,456 @@
+/*
+ * check_search.c - gdl_solve: every puzzle of puzzles/ with its optimal
+ * plan length (puzzles/README.md) by bfs and iddfs, some plan by dfs
+ * (replayed move by move), proofs that no plan exists, and the limits.
+ */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "testutil.h"
+
+static gdl_ctx *load_path(const char *path, unsigned flags)
+{
+  gdl_status st;
+  gdl_ctx *ctx = tu_load(&st, flags, path, NULL);
+  ck_assert_msg(st == GDL_OK, "%s: status %d: %s\n%s", path, (int)st,
+                gdl_errmsg(ctx), gdl_diagnostics(ctx));
+  return ctx;
+}
+
+static gdl_ctx *load_text(const char *text)
+{
+  gdl_status st;
+  gdl_ctx *ctx = tu_load_text(&st, 0, text);
+  ck_assert_msg(st == GDL_OK, "status %d: %s\n%s", (int)st, gdl_errmsg(ctx),
+                gdl_diagnostics(ctx));
+  return ctx;
+}
+
+/* Plays res->plan from the initial state: every move legal when played,
+ * no terminal state before the end; returns the goal of role 0 at the end
+ * and asserts the end is terminal. */
+static long replay(gdl_ctx *ctx, const gdl_solve_result *res)
+{
+  size_t k = gdl_role_count(ctx), i, r;
+  gdl_state s = { 0, 0, NULL }, next = { 0, 0, NULL };
+  gdl_term *plan = malloc((res->length * k + 1) * sizeof *plan);
+  long goal;
+  /* the plan lives in the context until the next gdl_solve(); keep a copy
+   * so replaying cannot disturb it */
+  memcpy(plan, res->plan, res->length * k * sizeof *plan);
+  ck_assert_int_eq(gdl_initial(ctx, &s), GDL_OK);
+  for (i = 0; i < res->length; i++) {
+    ck_assert_int_eq(gdl_set_state(ctx, &s), GDL_OK);
+    ck_assert_msg(!gdl_terminal(ctx), "terminal before step %zu", i + 1);
+    for (r = 0; r < k; r++)
+      ck_assert_msg(gdl_is_legal(ctx, r, plan[i * k + r]), "step %zu: %s "
+                    "is not legal for role %zu", i + 1,
+                    gdl_term_str(ctx, plan[i * k + r]), r);
+    ck_assert_int_eq(gdl_next(ctx, plan + i * k, &next), GDL_OK);
+    ck_assert_int_eq(gdl_state_copy(ctx, &s, &next), GDL_OK);
+  }
+  ck_assert_int_eq(gdl_set_state(ctx, &s), GDL_OK);
+  ck_assert_msg(gdl_terminal(ctx), "the plan of %zu steps does not end in a "
+                "terminal state", res->length);
+  goal = gdl_goal(ctx, 0);
+  gdl_state_release(ctx, &s);
+  gdl_state_release(ctx, &next);
+  free(plan);
+  return goal;
+}
+
+static gdl_solve_result solve(gdl_ctx *ctx, gdl_algorithm alg,
+                              uint64_t max_states, double max_seconds)
+{
+  gdl_solve_opts o;
+  gdl_solve_result res;
+  gdl_status st;
+  memset(&o, 0, sizeof o);
+  memset(&res, 0, sizeof res);
+  o.algorithm = alg;
+  o.max_states = max_states;
+  o.max_seconds = max_seconds;
+  st = gdl_solve(ctx, &o, &res);
+  ck_assert_msg(st == GDL_OK, "gdl_solve: status %d: %s", (int)st,
+                gdl_errmsg(ctx));
+  return res;
+}
+
+/* ---- the puzzles ------------------------------------------------------ */
+
+typedef struct {
+  const char *file;
+  int length;         /* optimal plan length; -1: no plan exists */
+  int iddfs;          /* 0: too slow for iddfs in a unit test */
+} puzzle;
+
+/* Optimal lengths from puzzles/README.md.  iddfs takes ~30 s on
+ * eight-puzzle-31 and minutes to prove eight-puzzle-unsolvable (it has no
+ * state store), so those two rows run bfs and dfs only. */
+static const puzzle puzzles[] = {
+  { "puzzles/dogbunny-walkthrough.kif", 28, 1 },
+  { "puzzles/dogbunny-2022-12-27.kif", 25, 1 },
+  { "puzzles/dogbunny-2022-12-24.kif", 31, 1 },
+  { "puzzles/dogbunny-two-dogs.kif", 24, 1 },
+  { "puzzles/dogbunny-must-be-empty.kif", 18, 1 },
+  { "puzzles/buttons-and-lights.kif", 6, 1 },
+  { "puzzles/wolf-goat-cabbage.kif", 7, 1 },
+  { "puzzles/missionaries-cannibals.kif", 11, 1 },
+  { "puzzles/water-jugs.kif", 6, 1 },
+  { "puzzles/hanoi5.kif", 31, 1 },
+  { "puzzles/lights-out-3x3.kif", 8, 1 },
+  { "puzzles/peg-solitaire-small.kif", 13, 1 },
+  { "puzzles/toazzle-13.kif", 11, 1 },
+  { "puzzles/eight-puzzle-easy.kif", 6, 1 },
+  { "puzzles/eight-puzzle-31.kif", 31, 0 },
+  { "puzzles/eight-puzzle-unsolvable.kif", -1, 0 },
+};
+
+#define N(a) ((int)(sizeof(a) / sizeof((a)[0])))
+
+START_TEST(test_bfs)
+{
+  const puzzle *p = &puzzles[_i];
+  gdl_ctx *ctx = load_path(p->file, 0);
+  gdl_solve_result res = solve(ctx, GDL_BFS, 0, 0);
+  if (p->length < 0) {
+    ck_assert_int_eq(res.status, GDL_UNSOLVABLE);
+    ck_assert_uint_eq(res.stored, 181440);
+    ck_assert_uint_eq(res.expanded, 181440);
+  } else {
+    ck_assert_msg(res.status == GDL_SOLVED, "%s: status %d (%s)", p->file,
+                  (int)res.status, res.why);
+    ck_assert_msg((int)res.length == p->length, "%s: bfs finds %zu moves, "
+                  "the optimum is %d", p->file, res.length, p->length);
+    ck_assert_int_eq(res.goal, 100);
+    ck_assert_uint_ge(res.stored, res.length + 1);
+    ck_assert_uint_ge(res.generated, res.expanded);
+    ck_assert_uint_ge(res.expanded, res.length);
+    ck_assert_int_eq(replay(ctx, &res), 100);
+  }
+  ck_assert_uint_gt(res.peak_memory, 0);
+  ck_assert(res.seconds >= 0);
+  gdl_free(ctx);
+}
+END_TEST
+
+START_TEST(test_iddfs)
+{
+  const puzzle *p = &puzzles[_i];
+  gdl_ctx *ctx;
+  gdl_solve_result res;
+  if (!p->iddfs)
+    return;
+  ctx = load_path(p->file, 0);
+  res = solve(ctx, GDL_IDDFS, 0, 0);
+  ck_assert_msg(res.status == GDL_SOLVED, "%s: status %d (%s)", p->file,
+                (int)res.status, res.why);
+  ck_assert_msg((int)res.length == p->length, "%s: iddfs finds %zu moves, "
+                "the optimum is %d", p->file, res.length, p->length);
+  ck_assert_int_eq(res.goal, 100);
+  ck_assert_int_eq(replay(ctx, &res), 100);
+  gdl_free(ctx);
+}
+END_TEST
+
+START_TEST(test_dfs)
+{
+  const puzzle *p = &puzzles[_i];
+  gdl_ctx *ctx = load_path(p->file, 0);
+  gdl_solve_result res = solve(ctx, GDL_DFS, 0, 0);
+  if (p->length < 0) {
+    ck_assert_int_eq(res.status, GDL_UNSOLVABLE);
+    ck_assert_uint_eq(res.stored, 181440);
+  } else {
+    ck_assert_msg(res.status == GDL_SOLVED, "%s: status %d (%s)", p->file,
+                  (int)res.status, res.why);
+    ck_assert_int_ge((int)res.length, p->length);
+    ck_assert_int_eq(res.goal, 100);
+    ck_assert_int_eq(replay(ctx, &res), 100);
+  }
+  gdl_free(ctx);
+}
+END_TEST
+
+/* ---- corpus games ----------------------------------------------------- */
+
+static const puzzle corpus_games[] = {
+  { "single/buttons.kif", 6, 1 },
+  { "single/hanoi.kif", 31, 0 },
+  { "single/stanford_3puzzle.kif", 6, 1 },
+  /* two roles: a joint move per step; x wins with its third mark */
+  { "conformance/ticTacToe.kif", 5, 1 },
+};
+
+START_TEST(test_corpus_bfs)
+{
+  const puzzle *p = &corpus_games[_i];
+  gdl_ctx *ctx = load_path(tu_corpus(p->file), 0);
+  gdl_solve_result res = solve(ctx, GDL_BFS, 0, 0);
+  ck_assert_msg(res.status == GDL_SOLVED, "%s: status %d (%s)", p->file,
+                (int)res.status, res.why);
+  ck_assert_msg((int)res.length == p->length, "%s: bfs finds %zu moves, "
+                "expected %d", p->file, res.length, p->length);
+  ck_assert_int_eq(res.goal, 100);
+  ck_assert_int_eq(replay(ctx, &res), 100);
+  if (p->iddfs) {
+    res = solve(ctx, GDL_IDDFS, 0, 0);
+    ck_assert_int_eq(res.status, GDL_SOLVED);
+    ck_assert_int_eq((int)res.length, p->length);
+    ck_assert_int_eq(replay(ctx, &res), 100);
+  }
+  gdl_free(ctx);
+}
+END_TEST
+
+/* ---- small puzzles without a plan, written here ----------------------- */
+
+/* Four positions on a cycle, no terminal state at all. */
+static const char cycle_game[] =
+  "(role p)\n"
+  "(init (at 0))\n"
+  "(succ 0 1) (succ 1 2) (succ 2 3) (succ 3 0)\n"
+  "(<= (legal p step) (true (at ?x)))\n"
+  "(<= (legal p stay) (true (at ?x)))\n"
+  "(<= (next (at ?y)) (does p step) (true (at ?x)) (succ ?x ?y))\n"
+  "(<= (next (at ?x)) (does p stay) (true (at ?x)))\n"
+  "(<= terminal (true (at 9)))\n"
+  "(goal p 0)\n";
+
+/* The same cycle, where position 2 ends the game with goal 50 only. */
+static const char cycle50_game[] =
+  "(role p)\n"
+  "(init (at 0))\n"
+  "(succ 0 1) (succ 1 2) (succ 2 3) (succ 3 0)\n"
+  "(<= (legal p step) (true (at ?x)))\n"
+  "(<= (legal p stay) (true (at ?x)))\n"
+  "(<= (next (at ?y)) (does p step) (true (at ?x)) (succ ?x ?y))\n"
+  "(<= (next (at ?x)) (does p stay) (true (at ?x)))\n"
+  "(<= terminal (true (at 2)))\n"
+  "(<= (goal p 50) (true (at 2)))\n"
+  "(<= (goal p 0) (not (true (at 2))))\n";
+
+/* A 2 x 2 sliding puzzle whose start is the goal with two tiles swapped:
+ * 12 reachable states, none the goal. */
+static const char slide2x2_game[] =
+  "(role p)\n"
+  "(init (cell 1 1 2)) (init (cell 1 2 1)) (init (cell 2 1 3))"
+  " (init (cell 2 2 b))\n"
+  "(adj 1 1 1 2) (adj 1 2 1 1) (adj 1 1 2 1) (adj 2 1 1 1)\n"
+  "(adj 1 2 2 2) (adj 2 2 1 2) (adj 2 1 2 2) (adj 2 2 2 1)\n"
+  "(<= (legal p (slide ?r ?c)) (true (cell ?br ?bc b)) (adj ?r ?c ?br ?bc))\n"
+  "(<= (next (cell ?r ?c b)) (does p (slide ?r ?c)))\n"
+  "(<= (next (cell ?br ?bc ?t)) (does p (slide ?r ?c))"
+  " (true (cell ?br ?bc b)) (true (cell ?r ?c ?t)))\n"
+  "(<= (next (cell ?x ?y ?t)) (does p (slide ?r ?c)) (true (cell ?x ?y ?t))"
+  " (distinct ?t b) (not (moved ?x ?y)))\n"
+  "(<= (moved ?r ?c) (does p (slide ?r ?c)))\n"
+  "(<= solved (true (cell 1 1 1)) (true (cell 1 2 2)) (true (cell 2 1 3)))\n"
+  "(<= terminal solved)\n"
+  "(<= (goal p 100) solved)\n"
+  "(<= (goal p 0) (not solved))\n";
+
+static const struct {
+  const char *name, *text;
+  long goal;          /* best goal reachable, -1: no terminal state */
+  uint64_t states;    /* reachable states */
+} unsolvable[] = {
+  { "cycle", cycle_game, -1, 4 },
+  { "cycle50", cycle50_game, 50, 3 },
+  { "slide2x2", slide2x2_game, -1, 12 },
+};
+
+START_TEST(test_unsolvable_small)
+{
+  static const gdl_algorithm algs[] = { GDL_BFS, GDL_IDDFS, GDL_DFS };
+  gdl_ctx *ctx = load_text(unsolvable[_i].text);
+  size_t a;
+  for (a = 0; a < 3; a++) {
+    gdl_solve_result res = solve(ctx, algs[a], 0, 0);
+    ck_assert_msg(res.status == GDL_UNSOLVABLE, "%s, algorithm %zu: status "
+                  "%d", unsolvable[_i].name, a, (int)res.status);
+    if (algs[a] != GDL_IDDFS)
+      ck_assert_uint_eq(res.stored, unsolvable[_i].states);
+    if (unsolvable[_i].goal >= 0) {
+      /* the best goal it proved reachable, with a plan that reaches it */
+      ck_assert_int_eq(res.goal, unsolvable[_i].goal);
+      ck_assert_int_eq(replay(ctx, &res), unsolvable[_i].goal);
+      if (algs[a] != GDL_DFS)
+        ck_assert_uint_eq(res.length, 2);
+    }
+  }
+  gdl_free(ctx);
+}
+END_TEST
+
+/* The 2 x 2 puzzle with a solvable start: bfs and iddfs find plans of the
+ * same length. */
+START_TEST(test_slide2x2_solvable)
+{
+  char *text = strdup(slide2x2_game);
+  char *p = strstr(text, "(init (cell 1 1 2)) (init (cell 1 2 1))");
+  gdl_ctx *ctx;
+  gdl_solve_result res;
+  ck_assert_ptr_nonnull(p);
+  /* start: 3 1 / 2 b, reached from the goal 1 2 / 3 b by going round */
+  memcpy(p, "(init (cell 1 1 3)) (init (cell 1 2 1))", 39);
+  p = strstr(text, "(init (cell 2 1 3))");
+  memcpy(p, "(init (cell 2 1 2))", 19);
+  ctx = load_text(text);
+  res = solve(ctx, GDL_BFS, 0, 0);
+  ck_assert_int_eq(res.status, GDL_SOLVED);
+  ck_assert_int_eq(replay(ctx, &res), 100);
+  {
+    size_t len = res.length;
+    res = solve(ctx, GDL_IDDFS, 0, 0);
+    ck_assert_int_eq(res.status, GDL_SOLVED);
+    ck_assert_uint_eq(res.length, len);
+    ck_assert_int_eq(replay(ctx, &res), 100);
+  }
+  gdl_free(ctx);
+  free(text);
+}
+END_TEST
+
+/* ---- limits ----------------------------------------------------------- */
+
+START_TEST(test_max_states)
+{
+  static const gdl_algorithm algs[] = { GDL_BFS, GDL_DFS, GDL_IDDFS };
+  gdl_ctx *ctx = load_path("puzzles/eight-puzzle-31.kif", 0);
+  size_t a;
+  for (a = 0; a < 3; a++) {
+    gdl_solve_result res = solve(ctx, algs[a], 10, 0);
+    ck_assert_msg(res.status == GDL_LIMIT, "algorithm %zu: status %d", a,
+                  (int)res.status);
+    ck_assert_str_ne(res.why, "");
+    ck_assert_uint_gt(res.expanded, 0);
+    ck_assert_uint_gt(res.generated, 0);
+    if (algs[a] == GDL_IDDFS)
+      ck_assert_uint_le(res.expanded, 11);
+    else
+      ck_assert_uint_le(res.stored, 10);
+  }
+  gdl_free(ctx);
+}
+END_TEST
+
+START_TEST(test_max_seconds)
+{
+  static const gdl_algorithm algs[] = { GDL_BFS, GDL_IDDFS };
+  gdl_ctx *ctx = load_path("puzzles/eight-puzzle-unsolvable.kif", 0);
+  size_t a;
+  for (a = 0; a < 2; a++) {
+    gdl_solve_result res = solve(ctx, algs[a], 0, 0.05);
+    ck_assert_msg(res.status == GDL_LIMIT, "algorithm %zu: status %d", a,
+                  (int)res.status);
+    ck_assert_str_ne(res.why, "");
+    ck_assert_uint_gt(res.expanded, 0);
+    ck_assert(res.seconds >= 0.05);
+  }
+  gdl_free(ctx);
+}
+END_TEST
+
+/* res.depth is the depth searched completely, also when a limit stops a
+ * breadth-first search: 2000 stored states of the 8-puzzle reach well past
+ * depth 1 (at most 3 new states per expanded one). */
+START_TEST(test_limit_depth)
+{
+  gdl_ctx *ctx = load_path("puzzles/eight-puzzle-31.kif", 0);
+  gdl_solve_result res = solve(ctx, GDL_BFS, 2000, 0);
+  ck_assert_int_eq(res.status, GDL_LIMIT);
+  ck_assert_uint_eq(res.stored, 2000);
+  ck_assert_msg(res.depth >= 5 && res.depth < 31, "bfs stopped by the state "
+                "limit after %llu expansions reports depth %u searched "
+                "completely", (unsigned long long)res.expanded, res.depth);
+  gdl_free(ctx);
+}
+END_TEST
+
+/* A limit stops one search; the next one on the same context works. */
+START_TEST(test_limit_then_solve)
+{
+  gdl_ctx *ctx = load_path("puzzles/wolf-goat-cabbage.kif", 0);
+  gdl_solve_result res = solve(ctx, GDL_BFS, 3, 0);
+  ck_assert_int_eq(res.status, GDL_LIMIT);
+  res = solve(ctx, GDL_BFS, 0, 0);
+  ck_assert_int_eq(res.status, GDL_SOLVED);
+  ck_assert_uint_eq(res.length, 7);
+  ck_assert_int_eq(replay(ctx, &res), 100);
+  gdl_free(ctx);
+}
+END_TEST
+
+static int progress_calls;
+static void count_progress(void *arg, const gdl_progress *p)
+{
+  (void)arg;
+  ck_assert_uint_ge(p->generated, p->expanded);
+  progress_calls++;
+}
+
+/* An interrupt flag set before the search stops it as a limit. */
+START_TEST(test_interrupt)
+{
+  gdl_ctx *ctx = load_path("puzzles/eight-puzzle-31.kif", 0);
+  volatile int flag = 1;
+  gdl_solve_opts o;
+  gdl_solve_result res;
+  memset(&o, 0, sizeof o);
+  o.algorithm = GDL_BFS;
+  o.progress = count_progress;
+  gdl_set_interrupt(ctx, &flag);
+  ck_assert_int_eq(gdl_solve(ctx, &o, &res), GDL_OK);
+  ck_assert_int_eq(res.status, GDL_LIMIT);
+  flag = 0;
+  ck_assert_int_eq(gdl_solve(ctx, &o, &res), GDL_OK);
+  ck_assert_int_eq(res.status, GDL_SOLVED);
+  ck_assert_uint_eq(res.length, 31);
+  gdl_free(ctx);
+}
+END_TEST
+
+/* gdl_solve on something that is not a game is bad use, not a result. */
+START_TEST(test_solve_rule_base)
+{
+  gdl_ctx *ctx = load_path("rules/family.kif", 0);
+  gdl_solve_opts o;
+  gdl_solve_result res;
+  memset(&o, 0, sizeof o);
+  ck_assert_int_eq(gdl_solve(ctx, &o, &res), GDL_EINPUT);
+  ck_assert_str_ne(gdl_errmsg(ctx), "");
+  gdl_free(ctx);
+}
+END_TEST
+
+Suite *search_suite(void)
+{
+  Suite *s = suite_create("search");
+  TCase *tc;
+
+  tc = tcase_create("puzzles");
+  tcase_set_timeout(tc, 120);
+  tcase_add_loop_test(tc, test_bfs, 0, N(puzzles));
+  tcase_add_loop_test(tc, test_iddfs, 0, N(puzzles));
+  tcase_add_loop_test(tc, test_dfs, 0, N(puzzles));
+  tcase_add_loop_test(tc, test_corpus_bfs, 0, N(corpus_games));
+  suite_add_tcase(s, tc);
+
+  tc = tcase_create("unsolvable");
+  tcase_add_loop_test(tc, test_unsolvable_small, 0, N(unsolvable));
+  tcase_add_test(tc, test_slide2x2_solvable);
+  suite_add_tcase(s, tc);
+
+  tc = tcase_create("limits");
+  tcase_set_timeout(tc, 60);
+  tcase_add_test(tc, test_max_states);
+  tcase_add_test(tc, test_max_seconds);
+  tcase_add_test(tc, test_limit_depth);
+  tcase_add_test(tc, test_limit_then_solve);
+  tcase_add_test(tc, test_interrupt);
+  tcase_add_test(tc, test_solve_rule_base);
+  suite_add_tcase(s, tc);
+  return s;
+}

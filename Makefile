@@ -61,11 +61,27 @@ $(B)/check_gdl: $(TESTOBJ) $(B)/libgdl.a
 check: all $(B)/check_gdl
 	$(B)/check_gdl
 	tests/golden.sh
+	tests/engines.sh -j 2 -k 2 -m 60 $(CORPUS)/single/*.kif $(CORPUS)/multi/*.kif $(CORPUS)/conformance/*.kif
 	tests/differential.sh -j 2 -k 2 -m 60 $(CORPUS)/single/*.kif $(CORPUS)/multi/*.kif $(CORPUS)/conformance/*.kif
 
 # The long differential run: 20 playouts of up to 200 steps per game.
 conformance: all
+	tests/engines.sh -j 2 -k 20 -m 200 $(CORPUS)/single/*.kif $(CORPUS)/multi/*.kif $(CORPUS)/conformance/*.kif
 	tests/differential.sh -j 2 -k 20 -m 200 $(CORPUS)/single/*.kif $(CORPUS)/multi/*.kif $(CORPUS)/conformance/*.kif
+
+# gdl solve on every single-player game beside the reference's bfs, with a
+# time limit per game: writes doc/corpus-results.md.
+SOLVE_SECONDS ?= 10
+corpus-solve: all
+	tests/corpus_solve.sh -j 2 -t $(SOLVE_SECONDS) $(CORPUS)/single/*.kif > doc/corpus-results.md; \
+	  rc=$$?; tail -n +9 doc/corpus-results.md | head -3; exit $$rc
+
+# Speed beside the SWI-Prolog reference, measured in one run: writes
+# doc/performance.md.  BENCH_SECONDS per game and engine.
+BENCH_SECONDS ?= 5
+bench: all
+	tests/bench.sh $(BENCH_SECONDS) > doc/performance.md
+	cat doc/performance.md
 
 # The whole suite under AddressSanitizer and UndefinedBehaviorSanitizer.
 asan:
@@ -100,4 +116,4 @@ install: all
 clean:
 	rm -rf build
 
-.PHONY: all check conformance asan fuzz install clean
+.PHONY: all check conformance corpus-solve bench asan fuzz install clean

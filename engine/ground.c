@@ -301,6 +301,9 @@ gdl_status ground_build(gdl_ctx *ctx)
   if (ctx->ground)
     ctx_throw(ctx, GDL_EINPUT, "already grounded");
   G = ctx_alloc(ctx, sizeof *G);
+  /* the network has every atom: no relation stays lazy, and the static
+   * ones that were are evaluated now (within the grounding budget) */
+  eval_unlazy(ctx, P_STATIC);
   relax(ctx);
   ctx->ground = G;
   ctx->grounding = 1;
@@ -558,23 +561,20 @@ gdl_status gdl_use_engine(gdl_ctx *ctx, gdl_engine e)
     size_t limit = ctx->fact_limit;
     uint8_t *lazy = ctx_alloc(ctx, ctx->nrels + 1);
     uint32_t i;
-    /* the network has every atom: relations that depend on the state are
-     * all materialised (static lazy ones stay lazy: their literals are
-     * decided while grounding) */
-    for (i = 0; i < ctx->nrels; i++) {
+    int nlazy = ctx->nlazy;
+    for (i = 0; i < ctx->nrels; i++)
       lazy[i] = ctx->rels[i].lazy;
-      if (ctx->rels[i].phase != P_STATIC)
-        ctx->rels[i].lazy = 0;
-    }
     if (ctx->fact_limit > MAX_RELAXED_FACTS)
       ctx->fact_limit = MAX_RELAXED_FACTS;
     ctx->deadline = ctx_clock() + GROUND_SECONDS;
     st = ground_build(ctx);
     ctx->deadline = 0;
     ctx->fact_limit = limit;
-    if (st != GDL_OK)
+    if (st != GDL_OK) {        /* back to evaluating them on demand */
       for (i = 0; i < ctx->nrels; i++)
         ctx->rels[i].lazy = lazy[i];
+      ctx->nlazy = nlazy;
+    }
     ctx_free(ctx, lazy);
     if (st != GDL_OK) {
       snprintf(ctx->engine_note, sizeof ctx->engine_note, "%.190s",

@@ -83,6 +83,9 @@ static const char main_help[] =
   "  bench    FILE... [--seconds S] random playouts: states per second\n"
   "  cat      FILE...               the description as one standard KIF file\n"
   "\n"
+  "Commands that evaluate take --engine auto|ground|interp (default auto:\n"
+  "the grounded engine where the game fits, else the interpreter) and\n"
+  "--clean (read (not (distinct A B)) as A = B).\n"
   "Run 'gdl COMMAND --help' for a command's options.\n"
   "exit status: 0 done, 1 no plan exists, 2 bad input or usage, 3 a limit\n"
   "(states, memory, time, Ctrl-C) stopped the work.\n";
@@ -114,12 +117,13 @@ static const struct {
     "plain rule bases that are not games too.\n" },
   { "playout",
     "usage: gdl playout FILE... [--seed S] [--playouts K] [--max-steps M]\n"
+    "                   [--engine E]\n"
     "Plays K random playouts (default 1) of at most M steps (default 200)\n"
     "and prints every state, legal move set, goal and chosen move in the\n"
     "trace format of doc/engine.md (the differential tests compare it with\n"
     "a Prolog reference).\n" },
   { "bench",
-    "usage: gdl bench FILE... [--seconds S] [--json]\n"
+    "usage: gdl bench FILE... [--seconds S] [--seed N] [--engine E] [--json]\n"
     "Random playouts from the initial state for S seconds (default 5):\n"
     "states per second, playouts per second, set-up time.\n" },
   { "cat",
@@ -128,7 +132,8 @@ static const struct {
     "standard KIF file that other GGP tools can read.\n" },
   { "solve",
     "usage: gdl solve FILE... [--algorithm bfs|iddfs|dfs] [--max-states N]\n"
-    "                 [--max-seconds S] [--max-memory MB] [--json] [--quiet]\n"
+    "                 [--max-seconds S] [--max-memory MB] [--engine E]\n"
+    "                 [--json] [--quiet]\n"
     "Finds a sequence of moves from the initial state to a terminal state\n"
     "where the goal is 100.  bfs (the default) and iddfs find a shortest\n"
     "plan; dfs finds some plan, often quickly.  Prints the plan, one move\n"
@@ -718,6 +723,8 @@ static int cmd_bench(gdl_ctx *ctx, const opts_t *o, double t0)
         return fail(ctx, st);
       if (gdl_terminal(ctx) || steps++ >= 10000)
         break;
+      if ((steps & 255) == 0 && now() - start >= secs)
+        break;                 /* a long playout: the time is up */
       for (r = 0; r < k; r++) {
         gdl_legal(ctx, r, &mv, &n);
         if (n == 0)

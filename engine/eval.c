@@ -291,6 +291,8 @@ static int lazy_holds(gdl_ctx *ctx, uint32_t rel, gdl_term t)
   int found = 0, mode = ctx->lazy_mode, was = ctx->lazy_found;
   if (t < ctx->lazycap && ctx->lazyepoch[t] == ep)
     return ctx->lazyval[t] == 1;
+  if ((++ctx->poll & 1023) == 0)
+    ctx_poll(ctx);
   /* this test runs in the middle of another rule's join: keep its
    * bindings aside, and give them back after */
   nsave = ctx->bindcap;
@@ -469,25 +471,48 @@ static void run_rule(gdl_ctx *ctx, const rule_t *r, const plan_t *p,
   join(ctx, r, p, 0, delta);
 }
 
-/* A question asks for every fact of a relation: from now on no relation
- * is lazy, and those that were are evaluated in full, in order, up to
- * the phase the database holds (their plans stay valid: a literal planned
- * as a test is then an ordinary one). */
-void eval_unlazy(gdl_ctx *ctx, int upto)
+/* A question asks for every fact of relation `rel` (or of every relation,
+ * rel < 0): the lazy relations it depends on, itself included, stop being
+ * lazy and are evaluated in full, in order, up to the phase the database
+ * holds.  A relation made lazy stays safe only while its callers are, so
+ * the whole dependency cone goes together; relations outside it keep
+ * their tests.  (Their plans stay valid: a literal planned as a test is
+ * then an ordinary one.) */
+void eval_unlazy(gdl_ctx *ctx, int upto, int rel)
 {
-  uint8_t *was = ctx_alloc(ctx, ctx->nrels + 1);
-  uint32_t i;
-  for (i = 0; i < ctx->nrels; i++) {
-    was[i] = ctx->rels[i].lazy;
-    ctx->rels[i].lazy = 0;
+  uint8_t *cone = ctx_alloc(ctx, ctx->nrels + 1);
+  uint32_t i, j;
+  int changed = 1;
+  for (i = 0; i < ctx->nrels; i++)
+    cone[i] = rel < 0 || (int)i == rel;
+  while (changed) {
+    changed = 0;
+    for (i = 0; i < ctx->nrules; i++) {
+      const rule_t *r = &ctx->rules[i];
+      if (!cone[r->rel])
+        continue;
+      for (j = 0; j < r->nbody; j++) {
+        const lit_t *l = &r->body[j];
+        if ((l->kind == L_POS || l->kind == L_NEG) && !cone[l->rel]) {
+          cone[l->rel] = 1;
+          changed = 1;
+        }
+      }
+    }
   }
-  ctx->nlazy = 0;
+  for (i = 0; i < ctx->nrels; i++)
+    cone[i] = cone[i] && ctx->rels[i].lazy;
+  for (i = 0; i < ctx->nrels; i++)
+    if (cone[i]) {
+      ctx->rels[i].lazy = 0;
+      ctx->nlazy--;
+    }
   for (i = 0; i < ctx->nsccs; i++) {
     const scc_t *s = &ctx->sccs[i];
-    if (s->phase <= upto && s->nrules && s->nrels == 1 && was[s->rels[0]])
+    if (s->phase <= upto && s->nrules && s->nrels == 1 && cone[s->rels[0]])
       eval_scc(ctx, s);
   }
-  ctx_free(ctx, was);
+  ctx_free(ctx, cone);
 }
 
 void eval_rule(gdl_ctx *ctx, const rule_t *r)

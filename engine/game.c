@@ -374,7 +374,7 @@ gdl_status gdl_query(gdl_ctx *ctx, gdl_term pattern, gdl_answer_fn fn,
   }
   if (ctx->nlazy)                   /* a question asks for them all */
     eval_unlazy(ctx, !ctx->have_state ? P_STATIC
-                     : ctx->db_state ? P_STATE : P_STATIC);
+                     : ctx->db_state ? P_STATE : P_STATIC, r);
   nv = max_var(ctx, pattern) + 1;
   if (nv > ctx->bindcap) {
     ctx->bind = ctx_realloc(ctx, ctx->bind, nv * sizeof *ctx->bind);

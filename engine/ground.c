@@ -303,7 +303,7 @@ gdl_status ground_build(gdl_ctx *ctx)
   G = ctx_alloc(ctx, sizeof *G);
   /* the network has every atom: no relation stays lazy, and the static
    * ones that were are evaluated now (within the grounding budget) */
-  eval_unlazy(ctx, P_STATIC);
+  eval_unlazy(ctx, P_STATIC, -1);
   relax(ctx);
   ctx->ground = G;
   ctx->grounding = 1;

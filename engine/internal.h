@@ -222,8 +222,9 @@ int eval_insert(gdl_ctx *ctx, uint32_t rel, gdl_term atom);
 /* Builds the join orders of every rule (again = 1: of the rules that are
  * not static, knowing the sizes of the static relations). */
 void eval_plan(gdl_ctx *ctx, int again);
-/* No relation lazy any more; those that were evaluated up to a phase. */
-void eval_unlazy(gdl_ctx *ctx, int upto);
+/* The lazy relations rel depends on (all: rel < 0) evaluated in full, up
+ * to a phase, and lazy no more. */
+void eval_unlazy(gdl_ctx *ctx, int upto, int rel);
 /* Runs one rule over the facts there are (with ctx->grounding set, each
  * instance goes to ground_emit instead of the database). */
 void eval_rule(gdl_ctx *ctx, const rule_t *r);

@@ -188,20 +188,36 @@ static int already_loaded(gdl_ctx *ctx, const char *path)
 
 /* Copies text read with stdio into the context, and frees it even when
  * the copy fails. */
+struct adopt_job {
+  gdl_ctx *ctx;
+  const char *path;
+  char *text;
+  size_t len;
+  uint32_t file;
+};
+
+static int adopt_run(void *arg)
+{
+  struct adopt_job *job = arg;
+  job->file = load_add_file(job->ctx, job->path, job->text, job->len);
+  return 0;
+}
+
+static void adopt_free(void *arg)
+{
+  free(((struct adopt_job *)arg)->text);
+}
+
 static uint32_t adopt(gdl_ctx *ctx, const char *path, char *text, size_t len)
 {
-  jmp_buf jb, *old = ctx->jmp;
-  uint32_t file;
-  ctx->jmp = &jb;
-  if (setjmp(jb)) {
-    ctx->jmp = old;
-    free(text);
-    longjmp(*ctx->jmp, 1);
-  }
-  file = load_add_file(ctx, path, text, len);
-  ctx->jmp = old;
-  free(text);
-  return file;
+  struct adopt_job job;
+  job.ctx = ctx;
+  job.path = path;
+  job.text = text;
+  job.len = len;
+  job.file = 0;
+  gdl_ast_guarded(ctx, adopt_run, adopt_free, &job);
+  return job.file;
 }
 
 static gdl_status load_one(gdl_ctx *ctx, const char *path, uint32_t from,

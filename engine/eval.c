@@ -753,8 +753,50 @@ static void vars_of(const gdl_ctx *ctx, gdl_term t, uint8_t *set)
   mark_vars(ctx, t, set);
 }
 
+/* A rough upper bound on the facts a relation can have: its facts, or for
+ * a relation defined by rules that are not recursive, the sum over its
+ * rules of the product of their positive literals' bounds (`true` counts
+ * as a board of 100 facts).  est[] memoises, -1 while being computed. */
+static double size_bound(gdl_ctx *ctx, uint32_t rel, double *est)
+{
+  const rel_t *R = &ctx->rels[rel];
+  double sum = R->nfactrules;
+  uint32_t i, j;
+  if (est[rel] >= 0)
+    return est[rel];
+  if (est[rel] == -1)
+    return 1e3;                  /* recursion: a guess */
+  est[rel] = -1;
+  if (rel == ctx->r_true)
+    sum = 100;
+  else if (rel == ctx->r_does)
+    sum = 2;
+  else
+    for (i = 0; i < ctx->nrules; i++) {
+      const rule_t *r = &ctx->rules[i];
+      double prod = 1;
+      if (r->rel != rel || r->nbody == 0)
+        continue;
+      if (ctx->sccs[r->scc].recursive) {
+        sum += 1e3;
+        continue;
+      }
+      for (j = 0; j < r->nbody; j++)
+        if (r->body[j].kind == L_POS) {
+          prod *= size_bound(ctx, r->body[j].rel, est);
+          if (prod > 1e18)
+            prod = 1e18;
+        }
+      sum += prod;
+    }
+  est[rel] = sum;
+  return sum;
+}
+
 /* Which relations are lazy (see the top of this file): candidates are the
- * non-keyword relations with rules only, none recursive; a candidate
+ * non-keyword relations with rules only, none recursive, whose full
+ * extension could be large (over a million facts by size_bound: a small
+ * relation is a better generator than a test); a candidate
  * stays one while, in every rule that uses it, its literal's variables
  * are all bound by positive literals over relations that are not
  * candidates.  Repeated until nothing changes. */
@@ -762,10 +804,15 @@ static void choose_lazy(gdl_ctx *ctx)
 {
   uint32_t i, j, k;
   int changed = 1;
+  double *est = ctx_alloc(ctx, (ctx->nrels + 1) * sizeof *est);
+  for (i = 0; i < ctx->nrels; i++)
+    est[i] = -2;
   for (i = 0; i < ctx->nrels; i++) {
     rel_t *R = &ctx->rels[i];
-    R->lazy = R->sym >= S_NKEYWORDS && R->nrules > 0 && R->nfactrules == 0;
+    R->lazy = R->sym >= S_NKEYWORDS && R->nrules > 0 && R->nfactrules == 0 &&
+              size_bound(ctx, i, est) > 1e6;
   }
+  ctx_free(ctx, est);
   for (i = 0; i < ctx->nrules; i++) {
     const rule_t *r = &ctx->rules[i];
     if (ctx->sccs[r->scc].recursive)

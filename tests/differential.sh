@@ -54,9 +54,9 @@ if grep -q "note: not a game" "$tmp/check.err"; then
 fi
 flags=
 case "$base" in test_clean_not_distinct.kif) flags=--clean;; esac
-timeout 300 "$GDL" playout $flags --seed "$S" --playouts "$K" --max-steps "$M" "$f" >"$tmp/gdl" 2>"$tmp/gdl.err"
+timeout 900 "$GDL" playout $flags --seed "$S" --playouts "$K" --max-steps "$M" "$f" >"$tmp/gdl" 2>"$tmp/gdl.err"
 rc1=$?
-timeout 300 swipl -q "$dir/ref/gdlref.pl" playout --seed "$S" --playouts "$K" --max-steps "$M" "$f" >"$tmp/ref" 2>"$tmp/ref.err"
+timeout 900 swipl -q "$dir/ref/gdlref.pl" playout --seed "$S" --playouts "$K" --max-steps "$M" "$f" >"$tmp/ref" 2>"$tmp/ref.err"
 rc2=$?
 if [ $rc1 -ne 0 ] || [ $rc2 -ne 0 ]; then
   echo "MISMATCH $f: gdl exit $rc1, reference exit $rc2: $(head -c 200 "$tmp/gdl.err" "$tmp/ref.err" | tr '\n' ' ')"

@@ -31,8 +31,8 @@ tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
 "$GDL" check --clean "$f" >/dev/null 2>"$tmp/err" || { echo "ok $f (not loadable; see gdl check)"; exit 0; }
 grep -q "note: not a game" "$tmp/err" && { echo "ok $f (not a game)"; exit 0; }
-timeout 300 "$GDL" playout --clean --engine interp --playouts "$K" --max-steps "$M" "$f" >"$tmp/i" 2>"$tmp/ierr"
-timeout 300 "$GDL" playout --clean --engine ground --playouts "$K" --max-steps "$M" "$f" >"$tmp/g" 2>"$tmp/gerr"
+timeout 900 "$GDL" playout --clean --engine interp --playouts "$K" --max-steps "$M" "$f" >"$tmp/i" 2>"$tmp/ierr"
+timeout 900 "$GDL" playout --clean --engine ground --playouts "$K" --max-steps "$M" "$f" >"$tmp/g" 2>"$tmp/gerr"
 rc=$?
 if [ $rc -eq 3 ] && grep -q "cannot ground" "$tmp/gerr"; then
   # over the grounding budget: auto uses the interpreter, compared above

@@ -35,6 +35,9 @@ if [ -n "$ONE" ]; then
   rt=$(echo "$r" | sed -n 's/.*seconds \([0-9.]*\).*/\1/p')
   note=
   if [ "$rs" = solved ] && [ "$gs" != solved ]; then note="**reference solves, gdl does not**"; fi
+  if [ "$gs" = rejected ] && grep -q "^$(basename "$f")	" "$dir/differential.skip"; then
+    note="rejected on purpose: $(grep "^$(basename "$f")	" "$dir/differential.skip" | cut -f3) (doc/dialect.md)"
+  fi
   if [ "$rs" = solved ] && [ "$gs" = solved ] && [ "$rl" != "$gl" ]; then note="**length differs**"; fi
   if [ "$gs" = solved ] && [ "$rs" != solved ]; then note="gdl only"; fi
   if [ "$rs" = unsolvable ] && [ "$gs" != unsolvable ] && [ "$gs" != solved ]; then note="**reference proves unsolvable, gdl does not**"; fi

@@ -802,7 +802,7 @@ static double size_bound(gdl_ctx *ctx, uint32_t rel, double *est)
  * candidates.  Repeated until nothing changes. */
 static void choose_lazy(gdl_ctx *ctx)
 {
-  uint32_t i, j, k;
+  uint32_t i, j;
   int changed = 1;
   double *est = ctx_alloc(ctx, (ctx->nrels + 1) * sizeof *est);
   for (i = 0; i < ctx->nrels; i++)
@@ -824,7 +824,6 @@ static void choose_lazy(gdl_ctx *ctx)
       const rule_t *r = &ctx->rules[i];
       uint8_t *bound;
       int any = 0;
-      (void)k;
       for (j = 0; j < r->nbody; j++)
         if ((r->body[j].kind == L_POS) && ctx->rels[r->body[j].rel].lazy)
           any = 1;
@@ -850,7 +849,6 @@ static void choose_lazy(gdl_ctx *ctx)
   ctx->nlazy = 0;
   for (i = 0; i < ctx->nrels; i++)
     ctx->nlazy += ctx->rels[i].lazy;
-  (void)k;
 }
 
 /* Join orders for every rule (static = 0), or again for the rules that

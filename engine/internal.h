@@ -190,7 +190,6 @@ typedef struct {
   uint8_t bare, parens;  /* seen as `p`, seen as `(p)` (arity 0) */
   uint8_t used_outside;  /* used in a file not read through #include */
   uint8_t lazy;          /* evaluated on demand, atom by atom (eval.c) */
-  uint32_t scc;
   uint32_t file, start, end;   /* first use, for messages */
   gdl_term *facts;       /* derived facts (atoms), insertion order */
   uint32_t n, cap;

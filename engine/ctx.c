@@ -172,7 +172,7 @@ void ctx_poll(gdl_ctx *ctx)
   if (ctx->interrupt && *ctx->interrupt)
     ctx_throw(ctx, GDL_ELIMIT, "interrupted");
   if (ctx->deadline > 0 && ctx_clock() > ctx->deadline)
-    ctx_throw(ctx, GDL_ELIMIT, "took longer than its time budget");
+    ctx_throw(ctx, GDL_ELIMIT, "time limit reached");
 }
 
 /* ---- public: the context ---------------------------------------------- */

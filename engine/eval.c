@@ -291,8 +291,7 @@ static int lazy_holds(gdl_ctx *ctx, uint32_t rel, gdl_term t)
   int found = 0, mode = ctx->lazy_mode, was = ctx->lazy_found;
   if (t < ctx->lazycap && ctx->lazyepoch[t] == ep)
     return ctx->lazyval[t] == 1;
-  if ((++ctx->poll & 1023) == 0)
-    ctx_poll(ctx);
+  POLL(ctx);
   /* this test runs in the middle of another rule's join: keep its
    * bindings aside, and give them back after */
   nsave = ctx->bindcap;
@@ -356,9 +355,10 @@ static void emit(gdl_ctx *ctx, const rule_t *r)
   } else {
     h = subst(ctx, r->head, 1);
   }
-  eval_insert(ctx, r->rel, h);
-  if ((++ctx->poll & 1023) == 0)
-    ctx_poll(ctx);
+  if (ctx->tracer)
+    ctx->tracer->fact(ctx, r, h, eval_insert(ctx, r->rel, h));
+  else
+    eval_insert(ctx, r->rel, h);
 }
 
 static void join(gdl_ctx *ctx, const rule_t *r, const plan_t *p, uint32_t i,
@@ -400,6 +400,7 @@ static void join(gdl_ctx *ctx, const rule_t *r, const plan_t *p, uint32_t i,
         return;
       next = idx_first(idx_built(ctx, l->rel, (uint32_t)s->key), k);
       while (next) {
+        POLL(ctx);
         fi = next - 1;
         next = ctx->rels[l->rel].idx[s->key].chain[fi];
         if (fi >= hi)
@@ -413,6 +414,7 @@ static void join(gdl_ctx *ctx, const rule_t *r, const plan_t *p, uint32_t i,
       return;
     }
     for (fi = lo; fi < hi; fi++) {
+      POLL(ctx);
       if (eval_match(ctx, l->a, ctx->rels[l->rel].facts[fi]))
         join(ctx, r, p, i + 1, delta);
       undo(ctx, mark);
@@ -522,7 +524,9 @@ void eval_rule(gdl_ctx *ctx, const rule_t *r)
 
 static void eval_scc(gdl_ctx *ctx, const scc_t *s)
 {
-  uint32_t i, j, more;
+  uint32_t i, j, more, round = 1;
+  if (ctx->tracer)
+    ctx->tracer->round(ctx, s, round);
   for (i = 0; i < s->nrels; i++)
     ctx->rels[s->rels[i]].dhi = ctx->rels[s->rels[i]].n;
   for (i = 0; i < s->nrules; i++) {
@@ -543,6 +547,8 @@ static void eval_scc(gdl_ctx *ctx, const scc_t *s)
     if (!more)
       return;
     ctx_poll(ctx);
+    if (ctx->tracer)
+      ctx->tracer->round(ctx, s, ++round);
     for (i = 0; i < s->nrules; i++) {
       const rule_t *r = &ctx->rules[s->rules[i]];
       for (j = 0; j < r->nbody; j++) {

@@ -566,9 +566,11 @@ gdl_status gdl_use_engine(gdl_ctx *ctx, gdl_engine e)
       lazy[i] = ctx->rels[i].lazy;
     if (ctx->fact_limit > MAX_RELAXED_FACTS)
       ctx->fact_limit = MAX_RELAXED_FACTS;
-    ctx->deadline = ctx_clock() + GROUND_SECONDS;
+    double deadline = ctx->deadline;
+    if (deadline == 0 || ctx_clock() + GROUND_SECONDS < deadline)
+      ctx->deadline = ctx_clock() + GROUND_SECONDS;
     st = ground_build(ctx);
-    ctx->deadline = 0;
+    ctx->deadline = deadline;
     ctx->fact_limit = limit;
     if (st != GDL_OK) {        /* back to evaluating them on demand */
       for (i = 0; i < ctx->nrels; i++)

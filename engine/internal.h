@@ -43,6 +43,12 @@ _Noreturn void ctx_throw(gdl_ctx *ctx, gdl_status st, const char *fmt, ...);
 void ctx_setmsg(gdl_ctx *ctx, const char *fmt, ...);
 /* Polls the interrupt flag and the deadline; throws GDL_ELIMIT. */
 void ctx_poll(gdl_ctx *ctx);
+/* The same, every 1024th time: cheap enough for inner loops. */
+#define POLL(ctx)                                                        \
+  do {                                                                   \
+    if ((++(ctx)->poll & 1023) == 0)                                     \
+      ctx_poll(ctx);                                                     \
+  } while (0)
 double ctx_clock(void);        /* seconds, monotonic */
 
 #define PROTECT(ctx)                                                     \
@@ -212,6 +218,16 @@ int rel_find(const gdl_ctx *ctx, uint32_t sym, uint32_t arity);
 
 /* ---- evaluation (eval.c) ---------------------------------------------- */
 
+/* Watching an evaluation (teach.c): round() at the start of each round
+ * of a stratum (round 1 runs every rule, later rounds the semi-naive
+ * ones), fact() for every rule instance found, with isnew = 1 when its
+ * head was not known yet.  The variable bindings of the instance are in
+ * ctx->bind during fact(). */
+typedef struct {
+  void (*round)(gdl_ctx *ctx, const scc_t *s, unsigned round);
+  void (*fact)(gdl_ctx *ctx, const rule_t *r, gdl_term head, int isnew);
+} tracer_t;
+
 /* Evaluates every stratum of a phase, in order. */
 void eval_phase(gdl_ctx *ctx, int phase);
 /* Empties the relations of a phase (and of the later phases). */
@@ -339,6 +355,7 @@ struct gdl_ctx {
   gdl_state cur;               /* the current state (for questions) */
   int db_state;                /* the database holds the current state */
   char engine_note[200];       /* why the interpreter is used */
+  const tracer_t *tracer;      /* watching the evaluation (teach.c), or NULL */
 
   /* evaluation */
   gdl_term *bind;              /* variable bindings of the rule in hand */

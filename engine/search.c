@@ -682,5 +682,15 @@ gdl_status gdl_solve(gdl_ctx *ctx, const gdl_solve_opts *opts,
   S.k = ctx->nroles;
   S.t0 = clock_now();
   S.best_goal = -1;
-  return run_protected(&S);
+  {
+    /* the deadline reaches into the evaluation of a single state too */
+    double old = ctx->deadline;
+    gdl_status st;
+    if (opts->max_seconds > 0 &&
+        (old == 0 || S.t0 + opts->max_seconds < old))
+      ctx->deadline = S.t0 + opts->max_seconds;
+    st = run_protected(&S);
+    ctx->deadline = old;
+    return st;
+  }
 }

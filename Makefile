@@ -10,7 +10,8 @@ BISON   ?= bison
 FLEX    ?= flex
 B       := build
 
-LIBSRC  := $(filter-out engine/cli.c,$(wildcard engine/*.c))
+CLISRC  := engine/cli.c engine/cli_teach.c
+LIBSRC  := $(filter-out $(CLISRC),$(wildcard engine/*.c))
 LIBOBJ  := $(LIBSRC:engine/%.c=$(B)/%.o) $(B)/parser.o $(B)/lexer.o
 
 all: $(B)/gdl $(B)/libgdl.a
@@ -36,7 +37,7 @@ $(B)/%.o: engine/%.c $(B)/parser.h | $(B)/.dir
 $(B)/libgdl.a: $(LIBOBJ)
 	$(AR) rcs $@ $^
 
-$(B)/gdl: $(B)/cli.o $(B)/libgdl.a
+$(B)/gdl: $(CLISRC:engine/%.c=$(B)/%.o) $(B)/libgdl.a
 	$(CC) $(CFLAGS) $(LDFLAGS) -o $@ $^ $(LDLIBS)
 
 # ---- tests ---------------------------------------------------------------

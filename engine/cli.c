@@ -16,26 +16,10 @@
 #include <time.h>
 #include <unistd.h>
 
-#include "gdl.h"
+#include "cli.h"
 
 /* ---- options ---------------------------------------------------------- */
 
-typedef struct {
-  const char *cmd;
-  const char **files;
-  int nfiles;
-  const char *moves;          /* --moves */
-  const char *term;           /* the TERM of query / explain */
-  int json, quiet, clean;
-  const char *algorithm;      /* solve */
-  const char *engine;         /* --engine auto|ground|interp */
-  double max_seconds;
-  double seconds;             /* bench */
-  unsigned long long max_states;
-  size_t max_memory;          /* bytes */
-  unsigned long long seed;
-  long playouts, max_steps;
-} opts_t;
 
 static volatile int interrupted;
 
@@ -45,7 +29,7 @@ static void on_sigint(int sig)
   interrupted = 1;
 }
 
-static int usage_error(const char *fmt, ...)
+int usage_error(const char *fmt, ...)
 {
   va_list ap;
   fputs("gdl: ", stderr);
@@ -56,7 +40,7 @@ static int usage_error(const char *fmt, ...)
   return 2;
 }
 
-static double now(void)
+double now(void)
 {
   struct timespec ts;
   clock_gettime(CLOCK_MONOTONIC, &ts);
@@ -82,6 +66,10 @@ static const char main_help[] =
   "  playout  FILE... [--seed S]    random playouts, every step printed\n"
   "  bench    FILE... [--seconds S] random playouts: states per second\n"
   "  cat      FILE...               the description as one standard KIF file\n"
+  "  play     FILE...               play it in the terminal (u undo, h hint)\n"
+  "  explain  FILE... [--moves M] FACT  why FACT holds, or why not\n"
+  "  trace    FILE... [--moves M]   forward chaining, round by round\n"
+  "  graph    FILE... [--plan]      the reachable states as Graphviz DOT\n"
   "\n"
   "Commands that evaluate take --engine auto|ground|interp (default auto:\n"
   "the grounded engine where the game fits, else the interpreter) and\n"
@@ -130,6 +118,44 @@ static const struct {
     "usage: gdl cat FILE...\n"
     "Writes the description (the files and the files they #include) as one\n"
     "standard KIF file that other GGP tools can read.\n" },
+  { "explain",
+    "usage: gdl explain FILE... [--moves 'M1 M2 ...'] [--does 'M ...'] FACT\n"
+    "Says why FACT holds in the state reached by the moves: a proof tree,\n"
+    "each fact with the rule that derived it (FILE:LINE) and the facts of\n"
+    "that rule's body indented below it, down to the true facts of the\n"
+    "state.  When FACT does not hold, it shows for each rule whose head\n"
+    "matches which literal of its body fails, and what held before it.\n"
+    "FACT may have variables (?x): each instance that holds is explained.\n"
+    "  --does M   one move per role played in that state, to explain facts\n"
+    "             that depend on the moves: (next ...), (does ...)\n"
+    "Exit 0 when FACT holds, 1 when it does not.\n" },
+  { "trace",
+    "usage: gdl trace FILE... [--moves 'M1 M2 ...'] [--does 'M ...']\n"
+    "Shows forward chaining on the state reached by the moves, round by\n"
+    "round: the strata in the order they are evaluated (static ones first,\n"
+    "then those that depend on the state, then with --does those that\n"
+    "depend on the moves), and in each the facts every rule derived, '+'\n"
+    "for a new fact and '=' for one already known.  A recursive stratum\n"
+    "runs in rounds until one adds nothing new (semi-naive evaluation).\n" },
+  { "graph",
+    "usage: gdl graph FILE... [--max-states N] [--plan] [--moves M]\n"
+    "Writes the graph of the states reachable from the start (or from the\n"
+    "state after --moves) in Graphviz DOT: each state a node labelled with\n"
+    "its facts, each move an edge; the start has a double border, terminal\n"
+    "states are boxes, green where the goal is 100 and red otherwise.\n"
+    "  --plan          draw a shortest plan to goal 100 in bold red\n"
+    "  --max-states N  stop after N states (default 2000; exit 3, and the\n"
+    "                  states not expanded are dashed)\n"
+    "Render it with: gdl graph puzzle.kif | dot -Tsvg > puzzle.svg\n" },
+  { "play",
+    "usage: gdl play FILE... [--moves M]\n"
+    "Plays the game in the terminal: shows the state (facts grouped by\n"
+    "relation) and the numbered legal moves; type a number or a move.\n"
+    "  u  undo the last move      h  hint: the first move of a shortest plan\n"
+    "  r  restart                 q  quit          ?  this help\n"
+    "With several roles you choose each role's move in turn (a role with a\n"
+    "single legal move plays it by itself).  Reads one command per line,\n"
+    "so it can be driven through a pipe.\n" },
   { "solve",
     "usage: gdl solve FILE... [--algorithm bfs|iddfs|dfs] [--max-states N]\n"
     "                 [--max-seconds S] [--max-memory MB] [--engine E]\n"
@@ -166,7 +192,7 @@ static int parse_args(int argc, char **argv, opts_t *o)
 {
   int i, rest = 0;
   const char *cmd = o->cmd;
-  int takes_term = strcmp(cmd, "query") == 0;
+  int takes_term = strcmp(cmd, "query") == 0 || strcmp(cmd, "explain") == 0;
   o->files = calloc((size_t)argc + 1, sizeof *o->files);
   if (!o->files)
     return usage_error("out of memory");
@@ -202,6 +228,11 @@ static int parse_args(int argc, char **argv, opts_t *o)
     } else if (OPT("--moves")) {
       VALUE();
       o->moves = v;
+    } else if (OPT("--does")) {
+      VALUE();
+      o->does = v;
+    } else if (OPT("--plan")) {
+      o->plan = 1;
     } else if (OPT("--algorithm") || OPT("-a")) {
       VALUE();
       if (strcmp(v, "bfs") && strcmp(v, "iddfs") && strcmp(v, "dfs"))
@@ -267,7 +298,7 @@ static void show_diagnostics(gdl_ctx *ctx)
 }
 
 /* Loads and compiles the files; 0, or the exit status. */
-static int load(gdl_ctx *ctx, const opts_t *o)
+int load(gdl_ctx *ctx, const opts_t *o)
 {
   int i;
   gdl_status st = GDL_OK;
@@ -299,7 +330,7 @@ static int load(gdl_ctx *ctx, const opts_t *o)
   return 0;
 }
 
-static int need_game(gdl_ctx *ctx, const opts_t *o)
+int need_game(gdl_ctx *ctx, const opts_t *o)
 {
   if (gdl_is_game(ctx))
     return 0;
@@ -307,7 +338,7 @@ static int need_game(gdl_ctx *ctx, const opts_t *o)
   return 2;
 }
 
-static int fail(gdl_ctx *ctx, gdl_status st)
+int fail(gdl_ctx *ctx, gdl_status st)
 {
   if (gdl_error_count(ctx))
     show_diagnostics(ctx);
@@ -318,7 +349,7 @@ static int fail(gdl_ctx *ctx, gdl_status st)
 
 /* ---- output helpers --------------------------------------------------- */
 
-static void json_str(const char *s)
+void json_str(const char *s)
 {
   putchar('"');
   for (; *s; s++) {
@@ -338,8 +369,6 @@ static int cmp_text(const void *a, const void *b)
   return strcmp(*(char *const *)a, *(char *const *)b);
 }
 
-/* The facts of a state as text, sorted by their text. */
-static char **terms_text(gdl_ctx *ctx, const gdl_term *t, size_t n);
 
 static char **state_text(gdl_ctx *ctx, const gdl_state *s)
 {
@@ -347,7 +376,7 @@ static char **state_text(gdl_ctx *ctx, const gdl_state *s)
 }
 
 /* Terms as text, sorted by their text (byte order). */
-static char **terms_text(gdl_ctx *ctx, const gdl_term *t, size_t n)
+char **terms_text(gdl_ctx *ctx, const gdl_term *t, size_t n)
 {
   char **v = calloc(n + 1, sizeof *v);
   size_t i;
@@ -359,7 +388,7 @@ static char **terms_text(gdl_ctx *ctx, const gdl_term *t, size_t n)
   return v;
 }
 
-static void free_text(char **v, uint32_t n)
+void free_text(char **v, uint32_t n)
 {
   uint32_t i;
   if (!v)
@@ -372,7 +401,7 @@ static void free_text(char **v, uint32_t n)
 /* ---- replaying --moves ------------------------------------------------ */
 
 /* Sets *s to the state reached by the moves; 0 or the exit status. */
-static int replay(gdl_ctx *ctx, const opts_t *o, gdl_state *s)
+int replay(gdl_ctx *ctx, const opts_t *o, gdl_state *s)
 {
   gdl_term *mv = NULL;
   size_t n = 0, k = gdl_role_count(ctx), i, r;
@@ -786,8 +815,8 @@ static void show_progress(void *arg, const gdl_progress *p)
 
 /* One step of a plan as text: the move, or with several roles the moves
  * in role order separated by spaces. */
-static void step_text(gdl_ctx *ctx, const gdl_term *mv, size_t k, char *buf,
-                      size_t len)
+void step_text(gdl_ctx *ctx, const gdl_term *mv, size_t k, char *buf,
+               size_t len)
 {
   size_t r, at = 0;
   buf[0] = 0;
@@ -912,8 +941,6 @@ static int cmd_cat(gdl_ctx *ctx, const opts_t *o)
 
 /* ---- main ------------------------------------------------------------- */
 
-int gdl_cli_cat(gdl_ctx *ctx, int nfiles, const char **files);
-
 int main(int argc, char **argv)
 {
   opts_t o;
@@ -976,6 +1003,14 @@ int main(int argc, char **argv)
     rc = cmd_solve(ctx, &o);
   else if (strcmp(o.cmd, "cat") == 0)
     rc = cmd_cat(ctx, &o);
+  else if (strcmp(o.cmd, "explain") == 0)
+    rc = cmd_explain(ctx, &o);
+  else if (strcmp(o.cmd, "trace") == 0)
+    rc = cmd_trace(ctx, &o);
+  else if (strcmp(o.cmd, "graph") == 0)
+    rc = cmd_graph(ctx, &o);
+  else if (strcmp(o.cmd, "play") == 0)
+    rc = cmd_play(ctx, &o);
   else
     rc = usage_error("'%s' is not implemented yet", o.cmd);
   gdl_free(ctx);

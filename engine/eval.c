@@ -243,6 +243,20 @@ static void undo(gdl_ctx *ctx, uint32_t mark)
     ctx->bind[ctx->trail[--ctx->ntrail]] = 0;
 }
 
+void eval_undo(gdl_ctx *ctx, uint32_t mark)
+{
+  undo(ctx, mark);
+}
+
+void eval_reserve(gdl_ctx *ctx, uint32_t nvars)
+{
+  if (nvars > ctx->bindcap) {
+    ctx->bind = ctx_realloc(ctx, ctx->bind, nvars * sizeof *ctx->bind);
+    ctx->trail = ctx_realloc(ctx, ctx->trail, nvars * sizeof *ctx->trail);
+    ctx->bindcap = nvars;
+  }
+}
+
 /* The pattern with the bindings put in; with create = 0, 0 when that term
  * does not exist (so no fact can be it). */
 static gdl_term subst(gdl_ctx *ctx, gdl_term p, int create)
@@ -887,9 +901,5 @@ void eval_plan(gdl_ctx *ctx, int again)
       if (r->body[j].kind == L_POS && r->body[j].rec)
         make_plan(ctx, r, (int)j, &r->delta[j], 0);
   }
-  if (maxv > ctx->bindcap) {
-    ctx->bind = ctx_realloc(ctx, ctx->bind, maxv * sizeof *ctx->bind);
-    ctx->trail = ctx_realloc(ctx, ctx->trail, maxv * sizeof *ctx->trail);
-    ctx->bindcap = maxv;
-  }
+  eval_reserve(ctx, maxv);
 }

@@ -336,22 +336,6 @@ int gdl_state_equal(const gdl_state *a, const gdl_state *b)
 
 /* ---- questions -------------------------------------------------------- */
 
-static uint32_t max_var(const gdl_ctx *ctx, gdl_term t)
-{
-  const term_t *x = &ctx->terms[t];
-  uint32_t i, m = 0;
-  if (x->ground)
-    return 0;
-  if (x->kind == T_VAR)
-    return x->sym + 1;
-  for (i = 0; i < x->arity; i++) {
-    uint32_t v = max_var(ctx, TARG(ctx, t, i));
-    if (v > m)
-      m = v;
-  }
-  return m;
-}
-
 gdl_status gdl_query(gdl_ctx *ctx, gdl_term pattern, gdl_answer_fn fn,
                      void *arg)
 {
@@ -375,12 +359,8 @@ gdl_status gdl_query(gdl_ctx *ctx, gdl_term pattern, gdl_answer_fn fn,
   if (ctx->nlazy)                   /* a question asks for them all */
     eval_unlazy(ctx, !ctx->have_state ? P_STATIC
                      : ctx->db_state ? P_STATE : P_STATIC, r);
-  nv = max_var(ctx, pattern) + 1;
-  if (nv > ctx->bindcap) {
-    ctx->bind = ctx_realloc(ctx, ctx->bind, nv * sizeof *ctx->bind);
-    ctx->trail = ctx_realloc(ctx, ctx->trail, nv * sizeof *ctx->trail);
-    ctx->bindcap = nv;
-  }
+  nv = term_max_var(ctx, pattern) + 1;
+  eval_reserve(ctx, nv);
   ans = ctx_alloc(ctx, (ctx->rels[r].n + 1) * sizeof *ans);
   for (i = 0; i < ctx->rels[r].n; i++) {
     memset(ctx->bind, 0, nv * sizeof *ctx->bind);

@@ -177,6 +177,26 @@ typedef int (*gdl_answer_fn)(void *arg, gdl_term answer);
 gdl_status gdl_query(gdl_ctx *ctx, gdl_term pattern, gdl_answer_fn fn,
                      void *arg);
 
+/* ---- teaching --------------------------------------------------------- */
+
+/* Forward chaining shown round by round, as text in *text: the current
+ * state is evaluated again from nothing (the static strata too, and with
+ * `moves`, one legal move per role, the strata that depend on them: next),
+ * and every stratum in evaluation order lists, round by round, each rule
+ * (with its FILE:LINE) and each fact it derived, marked `+` when new and
+ * `=` when already known.  Works on plain rule bases too (moves NULL). */
+gdl_status gdl_trace(gdl_ctx *ctx, const gdl_term *moves, const char **text);
+
+/* Why `fact` holds in the current state (after `moves`, one per role, for
+ * facts such as next that depend on them): a proof tree in *text, each
+ * fact with the rule that derived it (FILE:LINE) and the facts of that
+ * rule's body below it; `true` and `does` facts are the leaves.  A fact
+ * with variables explains each instance that holds (up to 20).  When it
+ * does not hold (*holds = 0), *text says, for each rule whose head
+ * matches, how far a search of its body got and which literal fails. */
+gdl_status gdl_explain(gdl_ctx *ctx, gdl_term fact, const gdl_term *moves,
+                       int *holds, const char **text);
+
 /* ---- search ----------------------------------------------------------- */
 
 typedef enum { GDL_BFS, GDL_IDDFS, GDL_DFS } gdl_algorithm;
@@ -194,6 +214,7 @@ typedef struct {
   uint64_t max_states;     /* states stored (bfs, dfs) or expanded (iddfs); 0: none */
   double max_seconds;      /* 0: none */
   size_t tt_entries;       /* iddfs transposition table size (0: 1M) */
+  const gdl_state *start;  /* where to search from (NULL: the initial state) */
   void (*progress)(void *arg, const gdl_progress *p);  /* or NULL */
   void *progress_arg;
 } gdl_solve_opts;
@@ -213,8 +234,9 @@ typedef struct {
   char why[160];           /* GDL_LIMIT: what stopped the search */
 } gdl_solve_result;
 
-/* Searches for a plan from the initial state to a terminal state where the
- * first role's goal is 100 (all roles move; each step is a joint move).
+/* Searches for a plan from the initial state (or opts->start) to a
+ * terminal state where the first role's goal is 100 (all roles move; each
+ * step is a joint move).
  * bfs and iddfs give a shortest plan.  Returns GDL_OK with res->status set
  * (a limit or an interrupt gives GDL_SOLVED/GDL_UNSOLVABLE/GDL_LIMIT in
  * res->status and the counts so far), or an error status for bad use.

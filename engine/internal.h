@@ -123,6 +123,8 @@ gdl_term term_find(const gdl_ctx *ctx, uint32_t f, uint32_t arity,
 /* The relation key of an atom term: symbol and arity. */
 uint32_t term_functor(const gdl_ctx *ctx, gdl_term t);
 uint32_t term_arity(const gdl_ctx *ctx, gdl_term t);
+/* 1 + the largest variable index in t, or 0 when t is ground. */
+uint32_t term_max_var(const gdl_ctx *ctx, gdl_term t);
 
 /* Writes KIF text into a growing buffer. */
 typedef struct {
@@ -246,8 +248,12 @@ void eval_rule(gdl_ctx *ctx, const rule_t *r);
 /* The substitution of a pattern with the current bindings (create = 0:
  * 0 when that term does not exist). */
 gdl_term eval_subst(gdl_ctx *ctx, gdl_term p, int create);
-/* Matching a pattern against a ground term, with ctx->bind. */
+/* Matching a pattern against a ground term, with ctx->bind; eval_undo
+ * forgets the bindings made since the trail had `mark` entries. */
 int eval_match(gdl_ctx *ctx, gdl_term pat, gdl_term g);
+void eval_undo(gdl_ctx *ctx, uint32_t mark);
+/* Room in ctx->bind and ctx->trail for variables 0 .. nvars-1. */
+void eval_reserve(gdl_ctx *ctx, uint32_t nvars);
 
 /* ---- the grounded engine (ground.c) ----------------------------------- */
 
@@ -356,6 +362,8 @@ struct gdl_ctx {
   int db_state;                /* the database holds the current state */
   char engine_note[200];       /* why the interpreter is used */
   const tracer_t *tracer;      /* watching the evaluation (teach.c), or NULL */
+  void *tracearg;
+  strbuf_t teachtext;          /* what gdl_trace and gdl_explain wrote */
 
   /* evaluation */
   gdl_term *bind;              /* variable bindings of the rule in hand */

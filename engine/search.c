@@ -286,6 +286,15 @@ static int bfs_each(search_t *S, void *arg)
   return 0;
 }
 
+/* The state the search starts from: the initial one, or opts->start. */
+static void start_state(search_t *S)
+{
+  if (S->o->start)
+    gdl_state_copy(S->ctx, &S->cur, S->o->start);
+  else
+    gdl_initial(S->ctx, &S->cur);
+}
+
 static void search_bfs(search_t *S, int dfs)
 {
   gdl_ctx *ctx = S->ctx;
@@ -296,7 +305,7 @@ static void search_bfs(search_t *S, int dfs)
   int isnew;
   memset(&a, 0, sizeof a);
   a.dfs = dfs;
-  gdl_initial(ctx, &S->cur);
+  start_state(S);
   store(S, &S->cur, 0, NULL, &isnew);
   if (dfs) {
     GROW(ctx, a.stack, a.stackcap, 0);
@@ -567,7 +576,7 @@ static void search_iddfs(search_t *S)
   iddfs_t I;
   memset(&I, 0, sizeof I);
   I.tt.max = S->o->tt_entries ? (uint32_t)S->o->tt_entries : 1u << 20;
-  gdl_initial(ctx, &S->cur);
+  start_state(S);
   for (I.limit = 0;; I.limit++) {
     I.len = 0;
     I.cutoff = 0;

@@ -408,3 +408,19 @@ long gdl_term_int(const gdl_ctx *ctx, gdl_term t)
   const term_t *x = &ctx->terms[t];
   return x->kind == T_SYM ? ctx->syms[x->sym].num : -1;
 }
+
+uint32_t term_max_var(const gdl_ctx *ctx, gdl_term t)
+{
+  const term_t *x = &ctx->terms[t];
+  uint32_t i, m = 0;
+  if (x->ground)
+    return 0;
+  if (x->kind == T_VAR)
+    return x->sym + 1;
+  for (i = 0; i < x->arity; i++) {
+    uint32_t v = term_max_var(ctx, TARG(ctx, t, i));
+    if (v > m)
+      m = v;
+  }
+  return m;
+}

@@ -1,0 +1,61 @@
+/*
+ * cli.h - what the parts of the gdl command share: the options, loading,
+ * replaying --moves, error reporting and output helpers (cli.c), and the
+ * commands for the classroom (cli_teach.c: explain, trace, graph, play).
+ * The command sees only gdl.h of the library.
+ */
+#ifndef GDL_CLI_H
+#define GDL_CLI_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "gdl.h"
+
+typedef struct {
+  const char *cmd;
+  const char **files;
+  int nfiles;
+  const char *moves;          /* --moves */
+  const char *term;           /* the TERM of query / explain */
+  int json, quiet, clean;
+  const char *algorithm;      /* solve */
+  const char *engine;         /* --engine auto|ground|interp */
+  double max_seconds;
+  double seconds;             /* bench */
+  unsigned long long max_states;
+  size_t max_memory;          /* bytes */
+  unsigned long long seed;
+  long playouts, max_steps;
+  const char *does;           /* --does: one move per role (explain, trace) */
+  int plan;                   /* --plan (graph) */
+  int check;                  /* --check (fmt) */
+} opts_t;
+
+/* "gdl: MESSAGE" on stderr; returns 2, the exit status of bad usage. */
+int usage_error(const char *fmt, ...);
+double now(void);
+/* Loads and compiles the files (and chooses the engine); 0, or the exit
+ * status. */
+int load(gdl_ctx *ctx, const opts_t *o);
+/* 0 when the description is a game, else says why and returns 2. */
+int need_game(gdl_ctx *ctx, const opts_t *o);
+/* Reports a failed call (its diagnostics or message); the exit status. */
+int fail(gdl_ctx *ctx, gdl_status st);
+/* Sets *s to the state reached by --moves, and makes it current; 0 or the
+ * exit status. */
+int replay(gdl_ctx *ctx, const opts_t *o, gdl_state *s);
+void json_str(const char *s);
+/* Terms as text, sorted by their text (byte order); free_text frees. */
+char **terms_text(gdl_ctx *ctx, const gdl_term *t, size_t n);
+void free_text(char **v, uint32_t n);
+/* One joint move as text: the roles' moves in role order, with spaces. */
+void step_text(gdl_ctx *ctx, const gdl_term *mv, size_t k, char *buf,
+               size_t len);
+
+int cmd_explain(gdl_ctx *ctx, const opts_t *o);
+int cmd_trace(gdl_ctx *ctx, const opts_t *o);
+int cmd_graph(gdl_ctx *ctx, const opts_t *o);
+int cmd_play(gdl_ctx *ctx, const opts_t *o);
+
+#endif

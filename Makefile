@@ -62,6 +62,7 @@ $(B)/check_gdl: $(TESTOBJ) $(B)/libgdl.a
 check: all $(B)/check_gdl
 	$(B)/check_gdl
 	tests/golden.sh
+	tests/play_tmux.sh
 	tests/engines.sh -j 2 -k 2 -m 60 $(CORPUS)/single/*.kif $(CORPUS)/multi/*.kif $(CORPUS)/conformance/*.kif
 	tests/differential.sh -j 2 -k 2 -m 60 $(CORPUS)/single/*.kif $(CORPUS)/multi/*.kif $(CORPUS)/conformance/*.kif
 
@@ -76,6 +77,11 @@ SOLVE_SECONDS ?= 10
 corpus-solve: all
 	tests/corpus_solve.sh -j 2 -t $(SOLVE_SECONDS) $(CORPUS)/single/*.kif > doc/corpus-results.md; \
 	  rc=$$?; tail -n +9 doc/corpus-results.md | head -3; exit $$rc
+
+# The state graphs the manual shows, drawn by Graphviz's dot.
+doc: all
+	$(B)/gdl graph --plan puzzles/wolf-goat-cabbage.kif | dot -Tsvg -o doc/wolf-goat-cabbage.svg
+	$(B)/gdl graph --plan puzzles/dogbunny-walkthrough.kif | dot -Tsvg -o doc/dogbunny-walkthrough.svg
 
 # Speed beside the SWI-Prolog reference, measured in one run: writes
 # doc/performance.md.  BENCH_SECONDS per game and engine.
@@ -117,4 +123,4 @@ install: all
 clean:
 	rm -rf build
 
-.PHONY: all check conformance corpus-solve bench asan fuzz install clean
+.PHONY: all check conformance corpus-solve bench asan fuzz install clean doc

@@ -81,7 +81,7 @@ corpus-solve: all
 # The state graphs the manual shows, drawn by Graphviz's dot.
 doc: all
 	$(B)/gdl graph --plan puzzles/wolf-goat-cabbage.kif | dot -Tsvg -o doc/wolf-goat-cabbage.svg
-	$(B)/gdl graph --plan puzzles/dogbunny-walkthrough.kif | dot -Tsvg -o doc/dogbunny-walkthrough.svg
+	$(B)/gdl graph --plan puzzles/dogbunny-2022-12-24.kif | dot -Tsvg -o doc/dogbunny-2022-12-24.svg
 
 # Speed beside the SWI-Prolog reference, measured in one run: writes
 # doc/performance.md.  BENCH_SECONDS per game and engine.

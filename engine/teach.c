@@ -642,22 +642,22 @@ static void explain(gdl_ctx *ctx, gdl_term fact, const gdl_term *moves,
                     int *holds)
 {
   teach_t T;
-  const term_t *q;
   uint8_t *shown;
   uint32_t i, n = 0;
   int rel;
   memset(&T, 0, sizeof T);
   need_compiled(ctx, moves);
-  q = &ctx->terms[fact];
-  if (q->kind == T_VAR)
+  if (ctx->terms[fact].kind == T_VAR)
     ctx_throw(ctx, GDL_EINPUT, "a fact to explain must name a relation");
+  /* (the evaluation below makes terms: no pointer into ctx->terms lives
+   * across it) */
   ctx->teachtext.n = 0;
   sb_puts(ctx, &ctx->teachtext, "", 0);
   T.out = &ctx->teachtext;
   GROW(ctx, T.first, T.firstcap, 0);
   rerun(ctx, &T, moves);
   *holds = 0;
-  rel = rel_find(ctx, q->sym, q->kind == T_FN ? q->arity : 0);
+  rel = rel_find(ctx, ctx->terms[fact].sym, term_arity(ctx, fact));
   shown = ctx_alloc(ctx, ctx->nterms + 1);
   if (rel >= 0) {
     const rel_t *R = &ctx->rels[rel];

@@ -276,6 +276,14 @@ START_TEST(test_cli_explain_trace)
                    2);
   free(out);
   free(err);
+  /* a game with lazy relations (evaluated on demand): explain computes
+   * them in full, and the evaluation makes new terms under its feet */
+  ck_assert_int_eq(run(&out, &err, "explain %s '(legal robot (mark 3 2 3 3 "
+                       "1))'", tu_corpus("single/sudokuGrade1.kif")), 0);
+  ck_assert_ptr_nonnull(strstr(out, "(true (cell 3 2 3 3 b))  <- in the "
+                                    "state"));
+  free(out);
+  free(err);
 }
 END_TEST
 

@@ -66,7 +66,7 @@ static const char main_help[] =
   "  playout  FILE... [--seed S]    random playouts, every step printed\n"
   "  bench    FILE... [--seconds S] random playouts: states per second\n"
   "  cat      FILE...               the description as one standard KIF file\n"
-  "  play     FILE...               play it in the terminal (u undo, h hint)\n"
+  "  play     FILE... [--moves M]   play it in the terminal (u undo, h hint)\n"
   "  explain  FILE... [--moves M] FACT  why FACT holds, or why not\n"
   "  trace    FILE... [--moves M]   forward chaining, round by round\n"
   "  graph    FILE... [--plan]      the reachable states as Graphviz DOT\n"
@@ -145,7 +145,7 @@ static const struct {
     "states are boxes, green where the goal is 100 and red otherwise.\n"
     "  --plan          draw a shortest plan to goal 100 in bold red\n"
     "  --max-states N  stop after N states (default 2000; exit 3, and the\n"
-    "                  states not expanded are dashed)\n"
+    "                  states with moves to states left out are dashed)\n"
     "Render it with: gdl graph puzzle.kif | dot -Tsvg > puzzle.svg\n" },
   { "play",
     "usage: gdl play FILE... [--moves M]\n"
@@ -280,8 +280,9 @@ static int parse_args(int argc, char **argv, opts_t *o)
   }
   if (takes_term) {
     if (o->nfiles < 2)
-      return usage_error("'gdl %s' needs FILE... and a TERM (see gdl %s "
-                         "--help)", cmd, cmd);
+      return usage_error("'gdl %s' needs FILE... and a %s (see gdl %s "
+                         "--help)", cmd, strcmp(cmd, "query") ? "FACT"
+                                                               : "TERM", cmd);
     o->term = o->files[--o->nfiles];
   }
   if (o->nfiles == 0)
@@ -892,7 +893,8 @@ static int cmd_solve(gdl_ctx *ctx, const opts_t *o)
       printf("%s\n", step);
     }
     if (res.status == GDL_SOLVED)
-      printf("; solved: %zu moves, goal 100", res.length);
+      printf("; solved: %zu move%s, goal 100", res.length,
+             res.length == 1 ? "" : "s");
     else if (res.status == GDL_UNSOLVABLE && res.goal >= 0)
       printf("; unsolvable: no terminal state with goal 100 is reachable; "
              "the best goal reachable is %ld (the plan above)", res.goal);

@@ -418,7 +418,7 @@ int cmd_graph(gdl_ctx *ctx, const opts_t *o)
   printf("}\n");
   if (!full) {
     fprintf(stderr, "gdl: graph: stopped at %u states (--max-states); the "
-            "states not expanded are dashed\n", G.n);
+            "states with moves to states left out are dashed\n", G.n);
     rc = 3;
   }
 out:

@@ -16,6 +16,9 @@
 
 #include "internal.h"
 
+/* A string literal into a buffer, its length counted by the compiler. */
+#define SB_LIT(ctx, b, lit) sb_puts((ctx), (b), (lit), sizeof(lit) - 1)
+
 typedef struct {
   strbuf_t *out;
   /* trace */
@@ -24,6 +27,7 @@ typedef struct {
   const scc_t *scc;          /* the stratum being evaluated */
   uint32_t *fired;           /* per rule: instances found */
   uint32_t stratum, lastrel;
+  int empty_round;           /* a round heading with nothing under it yet */
   uint32_t derived, known;
   /* explain: per term, 1 + the index of its first derivation, or 0 */
   uint32_t *first, firstcap;
@@ -51,7 +55,7 @@ static void put_where(gdl_ctx *ctx, strbuf_t *b, const gdl_node *n)
 {
   uint32_t line, col;
   if (!n) {
-    sb_puts(ctx, b, "?", 1);
+    SB_LIT(ctx, b, "?");
     return;
   }
   diag_where(ctx, n->file, n->start, &line, &col);
@@ -93,17 +97,17 @@ static void put_lit(gdl_ctx *ctx, strbuf_t *b, const rule_t *r,
     put_rterm(ctx, b, r, l->a, inst);
     return;
   case L_NEG:
-    sb_puts(ctx, b, "(not ", 5);
+    SB_LIT(ctx, b, "(not ");
     put_rterm(ctx, b, r, l->a, inst);
     sb_putc(ctx, b, ')');
     return;
-  default:
-    sb_puts(ctx, b, l->kind == L_DISTINCT ? "(distinct " : "(= ",
-            l->kind == L_DISTINCT ? 10 : 3);
+  default:                       /* L_EQUAL comes from --clean */
+    sb_printf(ctx, b, "%s", l->kind == L_DISTINCT ? "(distinct "
+                                                  : "(not (distinct ");
     put_rterm(ctx, b, r, l->a, inst);
     sb_putc(ctx, b, ' ');
     put_rterm(ctx, b, r, l->b, inst);
-    sb_putc(ctx, b, ')');
+    sb_printf(ctx, b, "%s", l->kind == L_DISTINCT ? ")" : "))");
   }
 }
 
@@ -115,7 +119,7 @@ static void put_rule(gdl_ctx *ctx, strbuf_t *b, const rule_t *r)
     put_rterm(ctx, b, r, r->head, 0);
     return;
   }
-  sb_puts(ctx, b, "(<= ", 4);
+  SB_LIT(ctx, b, "(<= ");
   put_rterm(ctx, b, r, r->head, 0);
   for (j = 0; j < r->nbody; j++) {
     sb_putc(ctx, b, ' ');
@@ -137,21 +141,30 @@ static const char *phase_name(int phase)
 
 /* ---- the evaluation, watched ------------------------------------------ */
 
+/* A round that found no instance at all says so. */
+static void close_round(gdl_ctx *ctx, teach_t *T)
+{
+  if (T->empty_round)
+    SB_LIT(ctx, T->out, "    (no instance: nothing derived)\n");
+  T->empty_round = 0;
+}
+
 /* The rules of the stratum just evaluated that found no instance. */
 static void flush(gdl_ctx *ctx, teach_t *T)
 {
   uint32_t i;
   if (!T->show || !T->scc)
     return;
+  close_round(ctx, T);
   for (i = 0; i < T->scc->nrules; i++) {
     const rule_t *r = &ctx->rules[T->scc->rules[i]];
     if (T->fired[T->scc->rules[i]])
       continue;
-    sb_puts(ctx, T->out, "    rule ", 9);
+    SB_LIT(ctx, T->out, "    rule ");
     put_where(ctx, T->out, r->src);
-    sb_puts(ctx, T->out, ": ", 2);
+    SB_LIT(ctx, T->out, ": ");
     put_rule(ctx, T->out, r);
-    sb_puts(ctx, T->out, "\n      (no instance: nothing derived)\n", 38);
+    SB_LIT(ctx, T->out, "\n      (no instance: nothing derived)\n");
   }
   T->scc = NULL;
 }
@@ -165,6 +178,7 @@ static void on_round(gdl_ctx *ctx, const scc_t *s, unsigned round)
     return;
   if (round == 1)
     flush(ctx, T);
+  close_round(ctx, T);
   T->scc = s;
   if (round == 1 && !s->recursive && s->nrels == 1 &&
       T->lastrel == s->rels[0] + 1) {
@@ -174,18 +188,20 @@ static void on_round(gdl_ctx *ctx, const scc_t *s, unsigned round)
     sb_printf(ctx, T->out, "stratum %u (%s", ++T->stratum,
               phase_name(s->phase));
     if (s->recursive)
-      sb_puts(ctx, T->out, ", recursive", 11);
-    sb_puts(ctx, T->out, "):", 2);
+      SB_LIT(ctx, T->out, ", recursive");
+    SB_LIT(ctx, T->out, "):");
     for (i = 0; i < s->nrels; i++) {
       const rel_t *R = &ctx->rels[s->rels[i]];
       sb_printf(ctx, T->out, " %s/%u", sym_text(ctx, R->sym), R->arity);
     }
     sb_putc(ctx, T->out, '\n');
   }
-  if (s->recursive)
+  if (s->recursive) {
     sb_printf(ctx, T->out, "  round %u%s\n", round,
               round == 1 ? ": every rule" : ": with the facts new in the "
                                            "round before");
+    T->empty_round = round > 1;
+  }
 }
 
 static void record(gdl_ctx *ctx, teach_t *T, const rule_t *r, gdl_term head)
@@ -223,20 +239,21 @@ static void on_fact(gdl_ctx *ctx, const rule_t *r, gdl_term head, int isnew)
   }
   if (!T->show)
     return;
+  T->empty_round = 0;
   if (r != T->last) {
     if (r->nbody == 0) {
       if (!T->last || T->last->nbody != 0)
-        sb_puts(ctx, T->out, "    facts as written:\n", 22);
+        SB_LIT(ctx, T->out, "    facts as written:\n");
     } else {
-      sb_puts(ctx, T->out, "    rule ", 9);
+      SB_LIT(ctx, T->out, "    rule ");
       put_where(ctx, T->out, r->src);
-      sb_puts(ctx, T->out, ": ", 2);
+      SB_LIT(ctx, T->out, ": ");
       put_rule(ctx, T->out, r);
       sb_putc(ctx, T->out, '\n');
     }
     T->last = r;
   }
-  sb_puts(ctx, T->out, isnew ? "      + " : "      = ", 8);
+  sb_printf(ctx, T->out, "%s", isnew ? "      + " : "      = ");
   put_term(ctx, T->out, head);
   sb_putc(ctx, T->out, '\n');
 }
@@ -249,7 +266,7 @@ static void given(gdl_ctx *ctx, teach_t *T, uint32_t rel, const char *what)
     return;
   sb_printf(ctx, T->out, "%s: %u fact%s\n", what, R->n, R->n == 1 ? "" : "s");
   for (i = 0; i < R->n; i++) {
-    sb_puts(ctx, T->out, "      ", 6);
+    SB_LIT(ctx, T->out, "      ");
     put_term(ctx, T->out, R->facts[i]);
     sb_putc(ctx, T->out, '\n');
   }
@@ -354,7 +371,7 @@ gdl_status gdl_trace(gdl_ctx *ctx, const gdl_term *moves, const char **text)
   memset(&T, 0, sizeof T);
   need_compiled(ctx, moves);
   ctx->teachtext.n = 0;
-  sb_puts(ctx, &ctx->teachtext, "", 0);
+  SB_LIT(ctx, &ctx->teachtext, "");
   T.out = &ctx->teachtext;
   T.show = 1;
   rerun(ctx, &T, moves);
@@ -379,33 +396,33 @@ static void why(gdl_ctx *ctx, teach_t *T, gdl_term t, unsigned depth,
   indent(ctx, b, 2 * depth);
   put_term(ctx, b, t);
   if (r == (int)ctx->r_true) {
-    sb_puts(ctx, b, "  <- in the state\n", 18);
+    SB_LIT(ctx, b, "  <- in the state\n");
     return;
   }
   if (r == (int)ctx->r_does) {
-    sb_puts(ctx, b, "  <- the move played\n", 21);
+    SB_LIT(ctx, b, "  <- the move played\n");
     return;
   }
   d = t < T->firstcap ? T->first[t] : 0;
   if (!d) {                        /* cannot happen: it holds */
-    sb_puts(ctx, b, "  <- (no derivation recorded)\n", 30);
+    SB_LIT(ctx, b, "  <- (no derivation recorded)\n");
     return;
   }
   ru = &ctx->rules[T->rule[d - 1]];
   if (ru->nbody == 0) {
-    sb_puts(ctx, b, "  <- a fact, ", 13);
+    SB_LIT(ctx, b, "  <- a fact, ");
     put_where(ctx, b, ru->src);
     sb_putc(ctx, b, '\n');
     return;
   }
   if (shown[t]) {
-    sb_puts(ctx, b, "  <- shown above\n", 17);
+    SB_LIT(ctx, b, "  <- shown above\n");
     return;
   }
   shown[t] = 1;
-  sb_puts(ctx, b, "  <- rule ", 10);
+  SB_LIT(ctx, b, "  <- rule ");
   put_where(ctx, b, ru->src);
-  sb_puts(ctx, b, ": ", 2);
+  SB_LIT(ctx, b, ": ");
   put_rule(ctx, b, ru);
   sb_putc(ctx, b, '\n');
   body = T->terms + T->body[d - 1];
@@ -418,20 +435,20 @@ static void why(gdl_ctx *ctx, teach_t *T, gdl_term t, unsigned depth,
     }
     indent(ctx, b, 2 * depth + 2);
     if (l->kind == L_NEG) {
-      sb_puts(ctx, b, "(not ", 5);
+      SB_LIT(ctx, b, "(not ");
       put_term(ctx, b, a);
-      sb_puts(ctx, b, ")  <- ", 6);
+      SB_LIT(ctx, b, ")  <- ");
       put_term(ctx, b, a);
-      sb_puts(ctx, b, " does not hold\n", 15);
+      SB_LIT(ctx, b, " does not hold\n");
     } else {
-      sb_puts(ctx, b, l->kind == L_DISTINCT ? "(distinct " : "(= ",
-              l->kind == L_DISTINCT ? 10 : 3);
+      sb_printf(ctx, b, "%s", l->kind == L_DISTINCT ? "(distinct "
+                                                    : "(not (distinct ");
       put_term(ctx, b, a);
       sb_putc(ctx, b, ' ');
       put_term(ctx, b, c);
-      sb_puts(ctx, b, l->kind == L_DISTINCT ? ")  <- they differ\n"
-                                            : ")  <- they are equal\n",
-              l->kind == L_DISTINCT ? 18 : 21);
+      sb_printf(ctx, b, "%s", l->kind == L_DISTINCT ? ")  <- they differ\n"
+                                                    : "))  <- they are "
+                                                      "equal\n");
     }
   }
 }
@@ -470,13 +487,13 @@ static void fail_here(gdl_ctx *ctx, probe_t *P, const lit_t *l,
     return;
   P->best = (int)P->k;
   b->n = 0;
-  sb_puts(ctx, b, "", 0);
+  SB_LIT(ctx, b, "");
   for (i = 0; i < P->k; i++) {
-    sb_puts(ctx, b, "    holds: ", 11);
+    SB_LIT(ctx, b, "    holds: ");
     put_lit(ctx, b, P->r, &P->r->body[P->order[i]], 1);
     sb_putc(ctx, b, '\n');
   }
-  sb_puts(ctx, b, "    fails: ", 11);
+  SB_LIT(ctx, b, "    fails: ");
   put_lit(ctx, b, P->r, l, 1);
   P->held = l->kind == L_NEG ? eval_subst(ctx, l->a, 0) : 0;
   sb_printf(ctx, b, "  <- %s\n", why);
@@ -578,11 +595,11 @@ static void why_not(gdl_ctx *ctx, teach_t *T, gdl_term q, uint8_t *shown)
   probe_t P;
   put_term(ctx, b, q);
   if (rel == (int)ctx->r_true) {
-    sb_puts(ctx, b, " does not hold: it is not a fact of the state\n", 46);
+    SB_LIT(ctx, b, " does not hold: it is not a fact of the state\n");
     return;
   }
   if (rel == (int)ctx->r_does) {
-    sb_puts(ctx, b, " does not hold: it is not a move played\n", 40);
+    SB_LIT(ctx, b, " does not hold: it is not a move played\n");
     return;
   }
   if (rel < 0 || ctx->rels[rel].nrules + ctx->rels[rel].nfactrules == 0) {
@@ -590,7 +607,7 @@ static void why_not(gdl_ctx *ctx, teach_t *T, gdl_term q, uint8_t *shown)
               sym_text(ctx, ctx->terms[q].sym), term_arity(ctx, q));
     return;
   }
-  sb_puts(ctx, b, " does not hold.\n", 16);
+  SB_LIT(ctx, b, " does not hold.\n");
   memset(&P, 0, sizeof P);
   for (i = 0; i < ctx->nrules; i++) {
     const rule_t *r = &ctx->rules[i];
@@ -613,21 +630,21 @@ static void why_not(gdl_ctx *ctx, teach_t *T, gdl_term q, uint8_t *shown)
     P.success = 0;
     P.report.n = 0;
     probe(ctx, &P);
-    sb_puts(ctx, b, "  rule ", 7);
+    SB_LIT(ctx, b, "  rule ");
     put_where(ctx, b, r->src);
-    sb_puts(ctx, b, ": ", 2);
+    SB_LIT(ctx, b, ": ");
     put_rule(ctx, b, r);
     sb_putc(ctx, b, '\n');
     if (P.success)
-      sb_puts(ctx, b, "    every literal holds for some instance, but not "
-                      "for this one\n", 63);
+      SB_LIT(ctx, b, "    every literal holds for some instance, but not "
+                      "for this one\n");
     else if (P.best >= 0)
       sb_puts(ctx, b, P.report.s, P.report.n);
     if (!P.success && P.best >= 0 && P.held && ctx->present[P.held])
       why(ctx, T, P.held, 3, shown);
     if (P.steps > PROBE_STEPS)
-      sb_puts(ctx, b, "    (the search of this rule stopped early: too many "
-                      "instances)\n", 63);
+      SB_LIT(ctx, b, "    (the search of this rule stopped early: too many "
+                      "instances)\n");
     ctx_free(ctx, P.done);
     ctx_free(ctx, P.order);
   }
@@ -652,7 +669,7 @@ static void explain(gdl_ctx *ctx, gdl_term fact, const gdl_term *moves,
   /* (the evaluation below makes terms: no pointer into ctx->terms lives
    * across it) */
   ctx->teachtext.n = 0;
-  sb_puts(ctx, &ctx->teachtext, "", 0);
+  SB_LIT(ctx, &ctx->teachtext, "");
   T.out = &ctx->teachtext;
   GROW(ctx, T.first, T.firstcap, 0);
   rerun(ctx, &T, moves);

@@ -78,9 +78,32 @@ struct ground {
                                 outputs given by static facts */
   /* building */
   uint32_t cur_phase;
+  /* the state phase, incrementally (see ground_set_state) */
+  int incr;                  /* the network allows it */
+  int ready;                 /* cnt and support match val */
+  uint32_t *cnt;             /* per rule of a plain state group: inputs
+                                that do not hold now */
+  uint32_t *support;         /* per proposition: its rules in plain state
+                                groups that fire now */
+  uint32_t *recgroup;        /* per proposition: 1 + the recursive state
+                                group whose rules derive it, or 0 */
+  uint32_t *fan_lo, *fan;    /* per proposition: the plain state rules
+                                that read it, rule * 2 + negated */
+  uint32_t *gfan_lo, *gfan;  /* ... and the recursive groups that do */
+  uint32_t *recg, nrecg;     /* the recursive state groups, in order */
+  uint32_t **gheads, *ngheads;  /* per recursive group: its heads */
+  uint8_t *dirty, *oldval;   /* per group; scratch per head */
+  uint32_t *events, nevents, eventcap;  /* proposition * 2 + new value */
+  uint32_t *truep, ntrue;    /* the `true` propositions that hold now */
+  uint32_t *stamp, epoch;    /* per proposition: in the new state */
+  /* per fluent term: 2 + its `true` proposition, 1 none, 0 not looked
+   * up yet; per role and move term the same for `does` */
+  uint32_t *trueof, trueofcap;
+  uint32_t **doesof, *doesofcap;
 };
 
 static void bucket_group(gdl_ctx *ctx, ground_t *G, group_t *g);
+static void incr_build(gdl_ctx *ctx, ground_t *G);
 
 static uint32_t prop_of(gdl_ctx *ctx, ground_t *G, gdl_term atom, int phase)
 {
@@ -333,6 +356,7 @@ gdl_status ground_build(gdl_ctx *ctx)
   }
   outputs(ctx, G);
   G->val = ctx_alloc(ctx, G->nprops + 1);
+  incr_build(ctx, G);
   eval_clear(ctx, P_STATE);
   ctx->have_state = 0;
   UNPROTECT(ctx);
@@ -447,22 +471,276 @@ static void bucket_group(gdl_ctx *ctx, ground_t *G, group_t *g)
   ctx_free(ctx, key);
 }
 
+/* ---- the state phase, incrementally ------------------------------------
+ *
+ * Consecutive states of a game differ in a few fluents, so after the first
+ * state only what changed is propagated.  Each rule of a plain (not
+ * recursive) state group counts its inputs that do not hold (cnt: it fires
+ * at 0), each proposition its firing rules (support: it holds above 0).
+ * A changed proposition is an event: it moves the counts of the rules that
+ * read it, a rule that starts or stops firing moves its head's support,
+ * and a head whose support leaves or reaches 0 changes, which is another
+ * event.  Counting is exact only without cycles, so a recursive group is
+ * evaluated whole, like the full pass does, when an input or the support
+ * of one of its heads changed: the groups come in evaluation order, the
+ * lowest dirty one first, and its heads that changed are events again. */
+
+static void incr_build(gdl_ctx *ctx, ground_t *G)
+{
+  uint32_t g, r, i, p, n = G->nprops;
+  G->incr = 1;
+  G->recgroup = ctx_alloc(ctx, (n + 1) * sizeof *G->recgroup);
+  G->fan_lo = ctx_alloc(ctx, (n + 2) * sizeof *G->fan_lo);
+  G->gfan_lo = ctx_alloc(ctx, (n + 2) * sizeof *G->gfan_lo);
+  G->dirty = ctx_alloc(ctx, G->ngroups + 1);
+  G->recg = ctx_alloc(ctx, (G->ngroups + 1) * sizeof *G->recg);
+  G->gheads = ctx_alloc(ctx, (G->ngroups + 1) * sizeof *G->gheads);
+  G->ngheads = ctx_alloc(ctx, (G->ngroups + 1) * sizeof *G->ngheads);
+  G->cnt = ctx_alloc(ctx, (G->nrules + 1) * sizeof *G->cnt);
+  G->support = ctx_alloc(ctx, (n + 1) * sizeof *G->support);
+  G->stamp = ctx_alloc(ctx, (n + 1) * sizeof *G->stamp);
+  G->truep = ctx_alloc(ctx, (n + 1) * sizeof *G->truep);
+  /* count, then place: fan_lo[p + 1] counts first */
+  for (g = 0; g < G->ngroups; g++) {
+    const group_t *gr = &G->groups[g];
+    if (gr->phase != P_STATE)
+      continue;
+    if (gr->recursive)
+      G->recg[G->nrecg++] = g;
+    for (r = gr->lo; r < gr->hi; r++) {
+      if (gr->recursive) {
+        uint32_t h = G->head[r];
+        if (G->recgroup[h] && G->recgroup[h] != g + 1) {
+          G->incr = 0;         /* two recursive groups derive one atom */
+          return;
+        }
+        G->recgroup[h] = g + 1;
+      }
+      for (i = G->in_lo[r]; i < G->in_lo[r + 1]; i++)
+        if (gr->recursive)
+          G->gfan_lo[(G->in[i] >> 1) + 1]++;
+        else
+          G->fan_lo[(G->in[i] >> 1) + 1]++;
+    }
+  }
+  for (p = 0; p < n; p++) {
+    G->fan_lo[p + 1] += G->fan_lo[p];
+    G->gfan_lo[p + 1] += G->gfan_lo[p];
+  }
+  G->fan = ctx_alloc(ctx, (G->fan_lo[n] + 1) * sizeof *G->fan);
+  G->gfan = ctx_alloc(ctx, (G->gfan_lo[n] + 1) * sizeof *G->gfan);
+  {
+    uint32_t *at = ctx_alloc(ctx, (n + 1) * sizeof *at);
+    uint32_t *gat = ctx_alloc(ctx, (n + 1) * sizeof *gat);
+    COPY(at, G->fan_lo, n * sizeof *at);
+    COPY(gat, G->gfan_lo, n * sizeof *gat);
+    for (g = 0; g < G->ngroups; g++) {
+      const group_t *gr = &G->groups[g];
+      if (gr->phase != P_STATE)
+        continue;
+      for (r = gr->lo; r < gr->hi; r++)
+        for (i = G->in_lo[r]; i < G->in_lo[r + 1]; i++) {
+          p = G->in[i] >> 1;
+          if (!gr->recursive)
+            G->fan[at[p]++] = r * 2 + (G->in[i] & 1);
+          else if (gat[p] == G->gfan_lo[p] || G->gfan[gat[p] - 1] != g)
+            G->gfan[gat[p]++] = g;
+        }
+    }
+    /* a group counted once per proposition: close the gaps left by the
+     * duplicates skipped */
+    for (p = 0; p < n; p++) {
+      uint32_t k = G->gfan_lo[p + 1] - gat[p];
+      if (k)
+        for (i = gat[p]; i < G->gfan_lo[p + 1]; i++)
+          G->gfan[i] = UINT32_MAX;
+    }
+    ctx_free(ctx, at);
+    ctx_free(ctx, gat);
+  }
+  for (i = 0; i < G->nrecg; i++) {
+    const group_t *gr = &G->groups[G->recg[i]];
+    uint32_t *h = ctx_alloc(ctx, (gr->hi - gr->lo + 1) * sizeof *h), k = 0;
+    for (r = gr->lo; r < gr->hi; r++) {
+      uint32_t j;
+      for (j = 0; j < k && h[j] != G->head[r]; j++)
+        ;
+      if (j == k)
+        h[k++] = G->head[r];
+    }
+    G->gheads[G->recg[i]] = h;
+    G->ngheads[G->recg[i]] = k;
+  }
+  G->oldval = ctx_alloc(ctx, G->nrules + 1);
+}
+
+static void push_event(gdl_ctx *ctx, ground_t *G, uint32_t p, int v)
+{
+  if (G->nevents >= G->eventcap)
+    GROW(ctx, G->events, G->eventcap, G->nevents);
+  G->events[G->nevents++] = p * 2 + (uint32_t)v;
+}
+
+/* The support of h moved by d (a rule of it started or stopped firing). */
+static void support(gdl_ctx *ctx, ground_t *G, uint32_t h, int d)
+{
+  uint32_t old = G->support[h];
+  G->support[h] = d > 0 ? old + 1 : old - 1;
+  if ((old == 0) == (G->support[h] == 0))
+    return;
+  if (G->recgroup[h]) {
+    G->dirty[G->recgroup[h] - 1] = 1;
+  } else {
+    G->val[h] = old == 0;
+    push_event(ctx, G, h, old == 0);
+  }
+}
+
+static void propagate(gdl_ctx *ctx, ground_t *G)
+{
+  uint32_t next_rec = 0, i;
+  for (;;) {
+    while (G->nevents) {
+      uint32_t e = G->events[--G->nevents], p = e >> 1, v = e & 1;
+      for (i = G->fan_lo[p]; i < G->fan_lo[p + 1]; i++) {
+        uint32_t r = G->fan[i] >> 1;
+        if (v != (G->fan[i] & 1)) {          /* the input holds now */
+          if (--G->cnt[r] == 0)
+            support(ctx, G, G->head[r], 1);
+        } else if (G->cnt[r]++ == 0) {
+          support(ctx, G, G->head[r], -1);
+        }
+      }
+      for (i = G->gfan_lo[p]; i < G->gfan_lo[p + 1]; i++)
+        if (G->gfan[i] != UINT32_MAX)
+          G->dirty[G->gfan[i]] = 1;
+    }
+    while (next_rec < G->nrecg && !G->dirty[G->recg[next_rec]])
+      next_rec++;
+    if (next_rec == G->nrecg)
+      return;
+    {
+      uint32_t g = G->recg[next_rec++], k = G->ngheads[g];
+      const uint32_t *h = G->gheads[g];
+      const group_t *gr = &G->groups[g];
+      G->dirty[g] = 0;
+      for (i = 0; i < k; i++) {
+        G->oldval[i] = G->val[h[i]];
+        G->val[h[i]] = G->support[h[i]] > 0;
+      }
+      while (run_list(G, NULL, gr->lo, gr->hi))
+        ;
+      for (i = 0; i < k; i++)
+        if (G->val[h[i]] != G->oldval[i])
+          push_event(ctx, G, h[i], G->val[h[i]]);
+      /* its own heads do not make it dirty again */
+      G->dirty[g] = 0;
+    }
+  }
+}
+
+/* The proposition of an atom of k arguments, or UINT32_MAX when the
+ * network has none (no rule reads it), remembered in (*cache)[key]. */
+static uint32_t lookup_prop(gdl_ctx *ctx, const ground_t *G,
+                            uint32_t **cache, uint32_t *cap, gdl_term key,
+                            uint32_t sym, uint32_t k, const gdl_term *args);
+
+static inline uint32_t cached_prop(gdl_ctx *ctx, const ground_t *G,
+                                   uint32_t **cache, uint32_t *cap,
+                                   gdl_term key, uint32_t sym, uint32_t k,
+                                   const gdl_term *args)
+{
+  if (key < *cap && (*cache)[key])
+    return (*cache)[key] - 2;
+  return lookup_prop(ctx, G, cache, cap, key, sym, k, args);
+}
+
+static uint32_t lookup_prop(gdl_ctx *ctx, const ground_t *G,
+                            uint32_t **cache, uint32_t *cap, gdl_term key,
+                            uint32_t sym, uint32_t k, const gdl_term *args)
+{
+  gdl_term t;
+  t = term_find(ctx, sym, k, args);
+  GROW(ctx, *cache, *cap, key);
+  (*cache)[key] = t && t < G->propofcap && G->propof[t] ? G->propof[t] + 1
+                                                         : 1;   /* none */
+  return (*cache)[key] - 2;
+}
+
+/* The `true` proposition of fluent f, or UINT32_MAX when no rule reads it. */
+static uint32_t true_prop(gdl_ctx *ctx, ground_t *G, gdl_term f)
+{
+  return cached_prop(ctx, G, &G->trueof, &G->trueofcap, f, S_TRUE, 1, &f);
+}
+
+/* After a full pass: the counts that match it. */
+static void incr_init(ground_t *G)
+{
+  uint32_t g, r, i;
+  memset(G->support, 0, G->nprops * sizeof *G->support);
+  for (g = 0; g < G->ngroups; g++) {
+    const group_t *gr = &G->groups[g];
+    if (gr->phase != P_STATE || gr->recursive)
+      continue;
+    for (r = gr->lo; r < gr->hi; r++) {
+      uint32_t c = 0;
+      for (i = G->in_lo[r]; i < G->in_lo[r + 1]; i++)
+        c += G->val[G->in[i] >> 1] == (G->in[i] & 1);
+      G->cnt[r] = c;
+      if (c == 0)
+        G->support[G->head[r]]++;
+    }
+  }
+  memset(G->dirty, 0, G->ngroups);
+  G->ready = 1;
+}
+
 void ground_set_state(gdl_ctx *ctx, const gdl_state *s)
 {
   ground_t *G = ctx->ground;
-  uint32_t i;
+  uint32_t i, p, n = 0;
+  if (G->ready) {
+    if (++G->epoch == 0) {
+      memset(G->stamp, 0, G->nprops * sizeof *G->stamp);
+      G->epoch = 1;
+    }
+    for (i = 0; i < s->n; i++)
+      if ((p = true_prop(ctx, G, s->facts[i])) != UINT32_MAX &&
+          G->stamp[p] != G->epoch) {
+        G->stamp[p] = G->epoch;
+        if (!G->val[p]) {
+          G->val[p] = 1;
+          push_event(ctx, G, p, 1);
+        }
+      }
+    for (i = 0; i < G->ntrue; i++)
+      if (G->stamp[G->truep[i]] != G->epoch) {
+        G->val[G->truep[i]] = 0;
+        push_event(ctx, G, G->truep[i], 0);
+      }
+    /* remember the new state's propositions; events carry the change */
+    for (i = 0; i < s->n; i++)
+      if ((p = true_prop(ctx, G, s->facts[i])) != UINT32_MAX &&
+          G->stamp[p] == G->epoch) {
+        G->stamp[p] = G->epoch - 1;   /* once each */
+        G->truep[n++] = p;
+      }
+    G->ntrue = n;
+    propagate(ctx, G);
+    return;
+  }
   memset(G->val, 0, G->nprops);
   G->val[G->always] = 1;
-  for (i = 0; i < s->n; i++) {
-    gdl_term f = s->facts[i], t;
-    if (f < ctx->truewrapcap && ctx->truewrap[f])
-      t = ctx->truewrap[f];
-    else if ((t = term_find(ctx, S_TRUE, 1, &f)) == 0)
-      continue;                /* no rule reads this fluent */
-    if (t < G->propofcap && G->propof[t])
-      G->val[G->propof[t] - 1] = 1;
-  }
+  for (i = 0; i < s->n; i++)
+    if ((p = true_prop(ctx, G, s->facts[i])) != UINT32_MAX && !G->val[p]) {
+      G->val[p] = 1;
+      if (G->incr)
+        G->truep[n++] = p;
+    }
+  G->ntrue = n;
   run(G, P_STATE, NULL, 0);
+  if (G->incr)
+    incr_init(G);
 }
 
 void ground_legal(gdl_ctx *ctx, size_t role, gdl_term **moves, uint32_t *n)
@@ -515,15 +793,21 @@ void ground_next(gdl_ctx *ctx, const gdl_term *moves, gdl_state *out)
   uint32_t i, r, k = 0, nd = 0, does[64];
   for (i = 0; i < G->nmoveprops; i++)
     G->val[G->moveprops[i]] = 0;
+  if (!G->doesof) {
+    G->doesof = ctx_alloc(ctx, (ctx->nroles + 1) * sizeof *G->doesof);
+    G->doesofcap = ctx_alloc(ctx, (ctx->nroles + 1) * sizeof *G->doesofcap);
+  }
   for (r = 0; r < ctx->nroles; r++) {
-    gdl_term args[2], t;
+    gdl_term args[2];
+    uint32_t p;
     args[0] = ctx->roles[r];
     args[1] = moves[r];
-    t = term_find(ctx, S_DOES, 2, args);
-    if (t && t < G->propofcap && G->propof[t]) {
-      G->val[G->propof[t] - 1] = 1;
+    p = cached_prop(ctx, G, &G->doesof[r], &G->doesofcap[r], moves[r],
+                    S_DOES, 2, args);
+    if (p != UINT32_MAX) {
+      G->val[p] = 1;
       if (nd < 64)
-        does[nd++] = G->propof[t] - 1;
+        does[nd++] = p;
     }
   }
   run(G, P_MOVE, does, nd);
@@ -561,15 +845,19 @@ gdl_status gdl_use_engine(gdl_ctx *ctx, gdl_engine e)
     size_t limit = ctx->fact_limit;
     uint8_t *lazy = ctx_alloc(ctx, ctx->nrels + 1);
     uint32_t i;
-    int nlazy = ctx->nlazy;
+    int nlazy = ctx->nlazy, own = 0;
+    double deadline = ctx->deadline;
     for (i = 0; i < ctx->nrels; i++)
       lazy[i] = ctx->rels[i].lazy;
     if (ctx->fact_limit > MAX_RELAXED_FACTS)
       ctx->fact_limit = MAX_RELAXED_FACTS;
-    double deadline = ctx->deadline;
-    if (deadline == 0 || ctx_clock() + GROUND_SECONDS < deadline)
+    if (deadline == 0 || ctx_clock() + GROUND_SECONDS < deadline) {
       ctx->deadline = ctx_clock() + GROUND_SECONDS;
+      own = 1;
+    }
     st = ground_build(ctx);
+    if (st == GDL_ELIMIT && own && ctx_clock() >= ctx->deadline)
+      ctx_setmsg(ctx, "grounding took more than %g s", GROUND_SECONDS);
     ctx->deadline = deadline;
     ctx->fact_limit = limit;
     if (st != GDL_OK) {        /* back to evaluating them on demand */

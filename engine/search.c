@@ -360,9 +360,24 @@ static void search_bfs(search_t *S, int dfs)
 
 typedef struct {
   uint64_t *key;              /* state hash (64 bits), 0 empty */
+  uint32_t *check;            /* a second, independent hash of the state:
+                                 two states must agree on 96 bits to be
+                                 taken for one another */
   uint8_t *left;              /* depth left when searched */
   uint32_t mask, used, max;
 } tt_t;
+
+/* The second hash: another multiplier, another mixing. */
+static uint32_t check_hash(const gdl_state *s)
+{
+  uint64_t h = 0x9e3779b97f4a7c15ull;
+  uint32_t i;
+  for (i = 0; i < s->n; i++) {
+    h = (h + s->facts[i]) * 0xbf58476d1ce4e5b9ull;
+    h ^= h >> 31;
+  }
+  return (uint32_t)(h >> 16);
+}
 
 typedef struct {
   gdl_state *path;            /* states on the current path */
@@ -386,19 +401,21 @@ typedef struct {
 
 /* Returns 1 when the state was searched before with at least `left` depth
  * to spare; else records it. */
-static int tt_seen(gdl_ctx *ctx, tt_t *t, uint64_t h, unsigned left)
+static int tt_seen(gdl_ctx *ctx, tt_t *t, const gdl_state *s, unsigned left)
 {
-  uint32_t j;
+  uint64_t h = gdl_state_hash(s);
+  uint32_t j, c = check_hash(s);
   if (!h)
     h = 1;
   if (!t->key) {
     uint32_t cap = 1024;
     t->key = ctx_alloc(ctx, cap * sizeof *t->key);
+    t->check = ctx_alloc(ctx, cap * sizeof *t->check);
     t->left = ctx_alloc(ctx, cap);
     t->mask = cap - 1;
   }
   for (j = (uint32_t)h & t->mask; t->key[j]; j = (j + 1) & t->mask)
-    if (t->key[j] == h) {
+    if (t->key[j] == h && t->check[j] == c) {
       if (t->left[j] >= left)
         return 1;
       t->left[j] = (uint8_t)(left > 255 ? 255 : left);
@@ -409,6 +426,7 @@ static int tt_seen(gdl_ctx *ctx, tt_t *t, uint64_t h, unsigned left)
   if ((t->used + 1) * 2 > t->mask) {
     uint32_t cap = (t->mask + 1) * 2, i, k;
     uint64_t *nk = ctx_alloc(ctx, cap * sizeof *nk);
+    uint32_t *nc = ctx_alloc(ctx, cap * sizeof *nc);
     uint8_t *nl = ctx_alloc(ctx, cap);
     for (i = 0; i <= t->mask; i++) {
       if (!t->key[i])
@@ -416,17 +434,21 @@ static int tt_seen(gdl_ctx *ctx, tt_t *t, uint64_t h, unsigned left)
       for (k = (uint32_t)t->key[i] & (cap - 1); nk[k]; k = (k + 1) & (cap - 1))
         ;
       nk[k] = t->key[i];
+      nc[k] = t->check[i];
       nl[k] = t->left[i];
     }
     ctx_free(ctx, t->key);
+    ctx_free(ctx, t->check);
     ctx_free(ctx, t->left);
     t->key = nk;
+    t->check = nc;
     t->left = nl;
     t->mask = cap - 1;
     for (j = (uint32_t)h & t->mask; t->key[j]; j = (j + 1) & t->mask)
       ;
   }
   t->key[j] = h;
+  t->check[j] = c;
   t->left[j] = (uint8_t)(left > 255 ? 255 : left);
   t->used++;
   return 0;
@@ -559,7 +581,7 @@ static int dls(search_t *S, iddfs_t *I, unsigned left)
     kid.cap = kid.n;
     if (on_path(I, &kid))
       continue;
-    if (tt_seen(ctx, &I->tt, gdl_state_hash(&kid), left - 1))
+    if (tt_seen(ctx, &I->tt, &kid, left - 1))
       continue;
     path_push(S, I, &kid, I->kidmoves[L] + (size_t)i * S->k);
     if (dls(S, I, left - 1))

@@ -111,9 +111,12 @@ static const struct {
     "trace format of doc/engine.md (the differential tests compare it with\n"
     "a Prolog reference).\n" },
   { "bench",
-    "usage: gdl bench FILE... [--seconds S] [--seed N] [--engine E] [--json]\n"
+    "usage: gdl bench FILE... [--seconds S] [--playouts N] [--seed N]\n"
+    "                 [--engine E] [--json]\n"
     "Random playouts from the initial state for S seconds (default 5):\n"
-    "states per second, playouts per second, set-up time.\n" },
+    "states per second, playouts per second, set-up time.  With --playouts\n"
+    "N, exactly N playouts, whatever the time: the same work every run, to\n"
+    "compare builds by instruction counts (valgrind --tool=callgrind).\n" },
   { "cat",
     "usage: gdl cat FILE...\n"
     "Writes the description (the files and the files they #include) as one\n"
@@ -744,7 +747,9 @@ static int cmd_bench(gdl_ctx *ctx, const opts_t *o, double t0)
   setup = (start - t0) * 1000.0;
   k = gdl_role_count(ctx);
   joint = calloc(k + 1, sizeof *joint);
-  while ((el = now() - start) < secs && !interrupted) {
+  while (!interrupted && (o->playouts ? playouts < (unsigned long long)
+                                                  o->playouts
+                                       : (el = now() - start) < secs)) {
     int steps = 0;
     gdl_initial(ctx, &s);
     for (;;) {
@@ -753,7 +758,7 @@ static int cmd_bench(gdl_ctx *ctx, const opts_t *o, double t0)
         return fail(ctx, st);
       if (gdl_terminal(ctx) || steps++ >= 10000)
         break;
-      if ((steps & 255) == 0 && now() - start >= secs)
+      if (!o->playouts && (steps & 255) == 0 && now() - start >= secs)
         break;                 /* a long playout: the time is up */
       for (r = 0; r < k; r++) {
         gdl_legal(ctx, r, &mv, &n);

@@ -80,6 +80,7 @@ struct ground {
   uint32_t cur_phase;
   /* the state phase, incrementally (see ground_set_state) */
   int incr;                  /* the network allows it */
+  int incr_move;             /* ... and the move phase follows changes too */
   int ready;                 /* cnt and support match val */
   uint32_t *cnt;             /* per rule of a plain state group: inputs
                                 that do not hold now */
@@ -99,6 +100,7 @@ struct ground {
   /* per fluent term: 2 + its `true` proposition, 1 none, 0 not looked
    * up yet; per role and move term the same for `does` */
   uint32_t *trueof, trueofcap;
+  uint32_t doesp[64], ndoes;  /* the `does` propositions that hold now */
   uint32_t **doesof, *doesofcap;
 };
 
@@ -471,11 +473,13 @@ static void bucket_group(gdl_ctx *ctx, ground_t *G, group_t *g)
   ctx_free(ctx, key);
 }
 
-/* ---- the state phase, incrementally ------------------------------------
+/* ---- incrementally -----------------------------------------------------
  *
- * Consecutive states of a game differ in a few fluents, so after the first
- * state only what changed is propagated.  Each rule of a plain (not
- * recursive) state group counts its inputs that do not hold (cnt: it fires
+ * Consecutive states of a game differ in a few fluents, and consecutive
+ * joint moves in a few moves, so after the first state only what changed
+ * is propagated: the `true` and `does` propositions are the inputs, and
+ * both phases follow them.  Each rule of a plain (not recursive) group
+ * counts its inputs that do not hold (cnt: it fires
  * at 0), each proposition its firing rules (support: it holds above 0).
  * A changed proposition is an event: it moves the counts of the rules that
  * read it, a rule that starts or stops firing moves its head's support,
@@ -485,10 +489,55 @@ static void bucket_group(gdl_ctx *ctx, ground_t *G, group_t *g)
  * of one of its heads changed: the groups come in evaluation order, the
  * lowest dirty one first, and its heads that changed are events again. */
 
+/* The groups that follow changes: those of the state phase, and those of
+ * the move phase when that pays (incr_move). */
+#define IN_NET(G, gr) ((gr)->phase == P_STATE || (G)->incr_move)
+
+/* Whether following changes pays in the move phase too.  A step changes
+ * about two `does` propositions per role and a few fluents; each change
+ * costs the rules that read it.  The full pass over the move phase costs
+ * the rules that need no move plus a bucket per role.  Where moves are
+ * read by thousands of frame rules (the 8-puzzle, peg), the full pass
+ * wins; where few rules read each (connect four, lights out), changes do. */
+static int incr_move_pays(gdl_ctx *ctx, const ground_t *G)
+{
+  double fd = 0, ft = 0, nd = 0, nt = 0, rules = 0, free = 0, buckets = 0;
+  double k = ctx->nroles, full, incr;
+  uint32_t g, r, i, p;
+  uint8_t *kind = ctx_alloc(ctx, G->nprops + 1);   /* 1 does, 2 true */
+  for (p = 0; p < G->nprops; p++) {
+    const term_t *t = &ctx->terms[G->atom[p]];
+    kind[p] = t->kind != T_FN ? 0 : t->sym == S_DOES ? 1
+              : t->sym == S_TRUE ? 2 : 0;
+    nd += kind[p] == 1;
+    nt += kind[p] == 2;
+  }
+  for (g = 0; g < G->ngroups; g++) {
+    const group_t *gr = &G->groups[g];
+    if (gr->phase != P_MOVE)
+      continue;
+    rules += gr->hi - gr->lo;
+    free += gr->order ? gr->free : gr->hi - gr->lo;
+    buckets += gr->nbuckets;
+    for (r = gr->lo; r < gr->hi; r++)
+      for (i = G->in_lo[r]; i < G->in_lo[r + 1]; i++) {
+        fd += kind[G->in[i] >> 1] == 1;
+        ft += kind[G->in[i] >> 1] == 2;
+      }
+  }
+  ctx_free(ctx, kind);
+  full = free + (buckets > 0 ? k * (rules - free) / buckets : 0);
+  incr = 2 * k * (nd > 0 ? fd / nd : 0) + 4 * (nt > 0 ? ft / nt : 0);
+  return incr < full;
+}
+
 static void incr_build(gdl_ctx *ctx, ground_t *G)
 {
   uint32_t g, r, i, p, n = G->nprops;
-  G->incr = 1;
+  G->incr = ctx->nroles <= 64;     /* a joint move fits in doesp[] */
+  if (!G->incr)
+    return;
+  G->incr_move = incr_move_pays(ctx, G);
   G->recgroup = ctx_alloc(ctx, (n + 1) * sizeof *G->recgroup);
   G->fan_lo = ctx_alloc(ctx, (n + 2) * sizeof *G->fan_lo);
   G->gfan_lo = ctx_alloc(ctx, (n + 2) * sizeof *G->gfan_lo);
@@ -503,7 +552,7 @@ static void incr_build(gdl_ctx *ctx, ground_t *G)
   /* count, then place: fan_lo[p + 1] counts first */
   for (g = 0; g < G->ngroups; g++) {
     const group_t *gr = &G->groups[g];
-    if (gr->phase != P_STATE)
+    if (!IN_NET(G, gr))
       continue;
     if (gr->recursive)
       G->recg[G->nrecg++] = g;
@@ -536,7 +585,7 @@ static void incr_build(gdl_ctx *ctx, ground_t *G)
     COPY(gat, G->gfan_lo, n * sizeof *gat);
     for (g = 0; g < G->ngroups; g++) {
       const group_t *gr = &G->groups[g];
-      if (gr->phase != P_STATE)
+      if (!IN_NET(G, gr))
         continue;
       for (r = gr->lo; r < gr->hi; r++)
         for (i = G->in_lo[r]; i < G->in_lo[r + 1]; i++) {
@@ -678,9 +727,10 @@ static void incr_init(ground_t *G)
 {
   uint32_t g, r, i;
   memset(G->support, 0, G->nprops * sizeof *G->support);
+  G->ndoes = 0;
   for (g = 0; g < G->ngroups; g++) {
     const group_t *gr = &G->groups[g];
-    if (gr->phase != P_STATE || gr->recursive)
+    if (gr->recursive || !IN_NET(G, gr))
       continue;
     for (r = gr->lo; r < gr->hi; r++) {
       uint32_t c = 0;
@@ -739,8 +789,13 @@ void ground_set_state(gdl_ctx *ctx, const gdl_state *s)
     }
   G->ntrue = n;
   run(G, P_STATE, NULL, 0);
-  if (G->incr)
+  if (G->incr) {
+    /* the move phase too, with no move played: from here on a joint
+     * move is a change of `does` propositions like any other */
+    if (G->incr_move)
+      run(G, P_MOVE, NULL, 0);
     incr_init(G);
+  }
 }
 
 void ground_legal(gdl_ctx *ctx, size_t role, gdl_term **moves, uint32_t *n)
@@ -790,9 +845,10 @@ int ground_is_legal(gdl_ctx *ctx, size_t role, gdl_term move)
 void ground_next(gdl_ctx *ctx, const gdl_term *moves, gdl_state *out)
 {
   ground_t *G = ctx->ground;
-  uint32_t i, r, k = 0, nd = 0, does[64];
-  for (i = 0; i < G->nmoveprops; i++)
-    G->val[G->moveprops[i]] = 0;
+  uint32_t i, j, r, k = 0, nd = 0, does[64];
+  if (!G->ready || !G->incr_move)
+    for (i = 0; i < G->nmoveprops; i++)
+      G->val[G->moveprops[i]] = 0;
   if (!G->doesof) {
     G->doesof = ctx_alloc(ctx, (ctx->nroles + 1) * sizeof *G->doesof);
     G->doesofcap = ctx_alloc(ctx, (ctx->nroles + 1) * sizeof *G->doesofcap);
@@ -804,13 +860,32 @@ void ground_next(gdl_ctx *ctx, const gdl_term *moves, gdl_state *out)
     args[1] = moves[r];
     p = cached_prop(ctx, G, &G->doesof[r], &G->doesofcap[r], moves[r],
                     S_DOES, 2, args);
-    if (p != UINT32_MAX) {
-      G->val[p] = 1;
-      if (nd < 64)
-        does[nd++] = p;
-    }
+    if (p != UINT32_MAX && nd < 64)
+      does[nd++] = p;
   }
-  run(G, P_MOVE, does, nd);
+  if (G->ready && G->incr_move) {
+    /* the moves that changed are events, like fluents in a state */
+    for (i = 0; i < G->ndoes; i++) {
+      for (j = 0; j < nd && does[j] != G->doesp[i]; j++)
+        ;
+      if (j == nd) {
+        G->val[G->doesp[i]] = 0;
+        push_event(ctx, G, G->doesp[i], 0);
+      }
+    }
+    for (j = 0; j < nd; j++)
+      if (!G->val[does[j]]) {
+        G->val[does[j]] = 1;
+        push_event(ctx, G, does[j], 1);
+      }
+    COPY(G->doesp, does, nd * sizeof *does);
+    G->ndoes = nd;
+    propagate(ctx, G);
+  } else {
+    for (j = 0; j < nd; j++)
+      G->val[does[j]] = 1;
+    run(G, P_MOVE, does, nd);
+  }
   if (out->cap < G->nnext + 1 || !out->facts) {
     out->facts = ctx_realloc(ctx, out->facts,
                              (G->nnext + 1) * sizeof *out->facts);

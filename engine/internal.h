@@ -278,6 +278,12 @@ uint32_t load_add_file(gdl_ctx *ctx, const char *name, const char *text,
 uint32_t load_read(gdl_ctx *ctx, const char *path, uint32_t from,
                    uint32_t start, uint32_t end);
 
+/* ---- formatting (fmt.c) ----------------------------------------------- */
+
+/* The forms of file `file` (parsed alone) in the canonical layout,
+ * appended to out. */
+void fmt_file(gdl_ctx *ctx, uint32_t file, const gdl_node *forms,
+              strbuf_t *out);
 
 /* ---- the context ------------------------------------------------------ */
 
@@ -309,6 +315,7 @@ struct gdl_ctx {
   srcfile_t *files;
   uint32_t nfiles, filecap;
   gdl_node forms;              /* every top-level form loaded, in order */
+  strbuf_t fmttext;            /* gdl_format's result */
   uint32_t *incl_file;         /* pending includes: requesting file */
   char **incl_path;
   uint32_t *incl_start, *incl_end;

@@ -26,11 +26,9 @@
  * forms on a line of its own, in column 1; after a form on the same line
  * at the end of the form's last line; inside a form on a line of its own
  * before the element it follows in the text, indented like a body literal
- * (4 spaces more than the form's '(').  A form with a comment inside is
- * therefore written over several lines whatever it is: its first element
- * (for a rule, `<=` and the head) on the line of the '(', every later one
- * on a line of its own; comments after the last element go on lines of
- * their own and the ')' on a line of its own under the '('.  A comment is
+ * (4 spaces more than the form's '('), and what follows it continues on
+ * the next line at the same indentation.  Comments after the last element
+ * are followed by the ')' on a line of its own under the '('.  A comment is
  * always followed by a line break, so it never swallows what follows it.
  *
  * `;#include "F"` is a comment that names a file only when its ';' starts
@@ -42,7 +40,8 @@
 
 #include "internal.h"
 
-#define INDENT 4           /* body literals, and elements after a comment */
+#define INDENT 4           /* body literals, and the text after a comment */
+#define ALL UINT32_MAX     /* put_broken: no element starts a line of its own */
 
 typedef struct {
   uint32_t start, end;     /* the text from ';', trailing blanks trimmed */
@@ -184,32 +183,26 @@ static void put_flat(fmt_t *f, const gdl_node *n)
 
 static void put_node(fmt_t *f, const gdl_node *n, uint32_t keep);
 
-/* A list over several lines, from the current column: the first `keep`
- * elements on the line of the '(' (unless a comment comes before one),
- * every other element on a line of its own, indented INDENT more than the
- * '(', each comment on a line of its own before what follows it. */
+/* A list with a comment inside (or a rule), from the current column.
+ * Each comment goes on a line of its own, indented INDENT more than the
+ * '(', and the text after it starts a new line at that indentation.  The
+ * elements from index `keep` on (a rule's body literals: keep = 2) each
+ * start a line too; the others follow on the same line. */
 static void put_broken(fmt_t *f, const gdl_node *n, uint32_t keep)
 {
   uint32_t col = column(f), ind = col + INDENT, gap = n->start + 1, i = 0;
-  uint32_t line;
-  int first_line = 1;
   const gdl_node *e;
   sb_putc(f->ctx, f->out, '(');
   for (e = n->first; e; e = e->next, i++) {
     if (comment_in(f, gap, e->start)) {
       put_comment_lines(f, gap, e->start, ind);
       newline(f, ind);
-      first_line = 0;
-    } else if (i > 0 && first_line && i < keep) {
-      sb_putc(f->ctx, f->out, ' ');
-    } else if (i > 0) {
+    } else if (i >= keep) {
       newline(f, ind);
-      first_line = 0;
+    } else if (i > 0) {
+      sb_putc(f->ctx, f->out, ' ');
     }
-    line = f->bol;
-    put_node(f, e, 1);
-    if (f->bol != line)
-      first_line = 0;
+    put_node(f, e, ALL);
     gap = e->end;
   }
   if (comment_in(f, gap, n->end)) {
@@ -289,7 +282,7 @@ void fmt_file(gdl_ctx *ctx, uint32_t file, const gdl_node *forms,
     if (is_rule(n) && n->n >= 3)
       put_broken(&f, n, 2);
     else
-      put_node(&f, n, is_rule(n) ? 2 : 1);
+      put_node(&f, n, is_rule(n) ? 2 : ALL);
     after_form = 1;
     pos = n->end;
     n = n->next;

@@ -199,6 +199,10 @@ static int parse_args(int argc, char **argv, opts_t *o)
       continue;
     }
 #define OPT(name) (strcmp(a, name) == 0)
+    if (strcmp(cmd, "fmt") == 0 && !OPT("--check") && !OPT("--write") &&
+        !OPT("-w"))
+      return usage_error("unknown option '%s' for 'gdl fmt' (see gdl fmt "
+                         "--help)", a);
 #define VALUE()                                                          \
     do {                                                                 \
       if (i + 1 >= argc)                                                 \

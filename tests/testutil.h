@@ -39,5 +39,6 @@ Suite *robust_suite(void);
 Suite *engine_suite(void);
 Suite *search_suite(void);
 Suite *cli_suite(void);
+Suite *fmt_suite(void);
 
 #endif

@@ -41,7 +41,8 @@ $(B)/gdl: $(B)/cli.o $(B)/libgdl.a
 
 # ---- tests ---------------------------------------------------------------
 # One Check runner with a suite per module (tests/check_*.c), then the
-# golden error texts and the differential playouts against SWI-Prolog on a
+# golden error texts, gdl fmt on every file (tests/fmt.sh) and the
+# differential playouts against SWI-Prolog on a
 # bounded sample.  The corpus is read in place from ../shared/gdl-corpus.
 CHECK_CFLAGS := $(shell pkg-config --cflags check 2>/dev/null)
 CHECK_LIBS   := $(shell pkg-config --libs check 2>/dev/null || echo -lcheck)
@@ -61,6 +62,7 @@ $(B)/check_gdl: $(TESTOBJ) $(B)/libgdl.a
 check: all $(B)/check_gdl
 	$(B)/check_gdl
 	tests/golden.sh
+	tests/fmt.sh -j 2
 	tests/engines.sh -j 2 -k 2 -m 60 $(CORPUS)/single/*.kif $(CORPUS)/multi/*.kif $(CORPUS)/conformance/*.kif
 	tests/differential.sh -j 2 -k 2 -m 60 $(CORPUS)/single/*.kif $(CORPUS)/multi/*.kif $(CORPUS)/conformance/*.kif
 

@@ -102,8 +102,10 @@ const char *gdl_not_game_reason(const gdl_ctx *ctx);
  * canonical layout: each top-level form from column 1; a fact or any form
  * that is not a rule on one line with single spaces; a rule as `(<= HEAD`
  * and then each body literal on a line of its own, indented 4 spaces;
- * keywords in lower case; comments kept; blank lines between forms kept
- * (a run as one); a final newline.  The layout of the layout is itself.
+ * keywords in lower case; comments kept (one inside a form goes on a line
+ * of its own, and the form over several lines); blank lines between forms
+ * kept (a run as one); a final newline.  The layout of the layout is
+ * itself, and it parses to the same forms.
  * The file is not part of the description: gdl_compile() ignores it, and a
  * later gdl_load_file() of the same path reads it.  Its text is then the
  * last one gdl_file_text() lists.  GDL_EINPUT on a syntax error or when it

@@ -13,6 +13,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <time.h>
 #include <unistd.h>
 
@@ -70,6 +71,7 @@ static const char main_help[] =
   "  explain  FILE... [--moves M] FACT  why FACT holds, or why not\n"
   "  trace    FILE... [--moves M]   forward chaining, round by round\n"
   "  graph    FILE... [--plan]      the reachable states as Graphviz DOT\n"
+  "  fmt      FILE [--check|--write] the file in the canonical layout\n"
   "\n"
   "Commands that evaluate take --engine auto|ground|interp (default auto:\n"
   "the grounded engine where the game fits, else the interpreter) and\n"
@@ -159,6 +161,20 @@ static const struct {
     "With several roles you choose each role's move in turn (a role with a\n"
     "single legal move plays it by itself).  Reads one command per line,\n"
     "so it can be driven through a pipe.\n" },
+  { "fmt",
+    "usage: gdl fmt FILE [--check | --write]\n"
+    "Prints FILE in the canonical layout: every top-level form starts in\n"
+    "column 1; a fact, or any form that is not a rule, is one line with\n"
+    "single spaces; a rule is (<= HEAD on its first line and then each body\n"
+    "literal on a line of its own, indented 4 spaces.  Keywords are written\n"
+    "in lower case, other symbols as they are.  Comments are kept (inside a\n"
+    "form, on lines of their own), and so is one blank line where forms were\n"
+    "apart.  Formatting the output again changes nothing.  Only FILE is\n"
+    "read, not the files it #includes, and only its syntax is checked:\n"
+    "a syntax error prints the error and exits 2.\n"
+    "  --check    print nothing; exit 0 when FILE is in the canonical\n"
+    "             layout, else name its first line that differs and exit 1\n"
+    "  --write    rewrite FILE in the canonical layout (when it differs)\n" },
   { "solve",
     "usage: gdl solve FILE... [--algorithm bfs|iddfs|dfs] [--max-states N]\n"
     "                 [--max-seconds S] [--max-memory MB] [--engine E]\n"
@@ -211,6 +227,10 @@ static int parse_args(int argc, char **argv, opts_t *o)
       continue;
     }
 #define OPT(name) (strcmp(a, name) == 0)
+    if (strcmp(cmd, "fmt") == 0 && !OPT("--check") && !OPT("--write") &&
+        !OPT("-w"))
+      return usage_error("unknown option '%s' for 'gdl fmt' (see gdl fmt "
+                         "--help)", a);
 #define VALUE()                                                          \
     do {                                                                 \
       if (i + 1 >= argc)                                                 \
@@ -223,6 +243,10 @@ static int parse_args(int argc, char **argv, opts_t *o)
       o->quiet = 1;
     } else if (OPT("--clean")) {
       o->clean = 1;
+    } else if (OPT("--check") && strcmp(cmd, "fmt") == 0) {
+      o->check = 1;
+    } else if ((OPT("--write") || OPT("-w")) && strcmp(cmd, "fmt") == 0) {
+      o->write = 1;
     } else if (OPT("--engine")) {
       VALUE();
       if (strcmp(v, "auto") && strcmp(v, "ground") && strcmp(v, "interp"))
@@ -288,6 +312,13 @@ static int parse_args(int argc, char **argv, opts_t *o)
                                                                : "TERM", cmd);
     o->term = o->files[--o->nfiles];
   }
+  if (strcmp(cmd, "fmt") == 0 && o->nfiles > 1)
+    return usage_error("'gdl fmt' takes one FILE, not %d (see gdl fmt "
+                       "--help)", o->nfiles);
+  if (o->check && o->write)
+    return usage_error("'gdl fmt' takes --check or --write, not both");
+  if (o->nfiles == 0 && strcmp(cmd, "fmt") == 0)
+    return usage_error("'gdl fmt' needs a FILE (see gdl fmt --help)");
   if (o->nfiles == 0)
     return usage_error("'gdl %s' needs at least one FILE (see gdl %s "
                        "--help)", cmd, cmd);
@@ -946,6 +977,89 @@ static int cmd_cat(gdl_ctx *ctx, const opts_t *o)
   return 0;
 }
 
+/* ---- fmt -------------------------------------------------------------- */
+
+/* The line of `a` (from 1) where a and b first differ. */
+static size_t first_difference(const char *a, size_t na, const char *b,
+                               size_t nb)
+{
+  size_t i, line = 1;
+  for (i = 0; i < na && i < nb && a[i] == b[i]; i++)
+    line += a[i] == '\n';
+  return line;
+}
+
+/* Replaces the file by text: written beside it, then renamed over it (over
+ * the file a symbolic link names), with the file's permissions.  0, or 2
+ * with a message. */
+static int rewrite(const char *path, const char *text, size_t len)
+{
+  char *real = realpath(path, NULL), *tmp = NULL;
+  const char *slash;
+  struct stat st;
+  int fd = -1, err = 0;
+  FILE *f;
+  if (!real || stat(real, &st) != 0) {
+    err = errno;
+    goto done;
+  }
+  slash = strrchr(real, '/');
+  if (!(tmp = malloc(strlen(real) + 32))) {
+    err = ENOMEM;
+    goto done;
+  }
+  sprintf(tmp, "%.*s.gdl-fmt-XXXXXX", slash ? (int)(slash - real + 1) : 0,
+          real);
+  if ((fd = mkstemp(tmp)) < 0) {
+    err = errno;
+    goto done;
+  }
+  if (fchmod(fd, st.st_mode & 07777) != 0 || !(f = fdopen(fd, "wb"))) {
+    err = errno;
+    close(fd);
+  } else {
+    errno = 0;
+    if (fwrite(text, 1, len, f) != len)
+      err = errno ? errno : EIO;
+    if (fclose(f) != 0 && !err)
+      err = errno;
+    if (!err && rename(tmp, real) != 0)
+      err = errno;
+  }
+  if (err)
+    remove(tmp);
+done:
+  if (err)
+    fprintf(stderr, "gdl: cannot write %s: %s\n", path, strerror(err));
+  free(tmp);
+  free(real);
+  return err ? 2 : 0;
+}
+
+static int cmd_fmt(gdl_ctx *ctx, const opts_t *o)
+{
+  const char *text, *was;
+  size_t len, waslen;
+  gdl_status st = gdl_format(ctx, o->files[0], &text, &len);
+  if (st != GDL_OK)
+    return fail(ctx, st);
+  was = gdl_file_text(ctx, gdl_file_count(ctx) - 1, &waslen);
+  if (o->check) {
+    if (len == waslen && memcmp(text, was, len) == 0)
+      return 0;
+    fprintf(stderr, "%s:%zu: not formatted: gdl fmt would change this "
+            "line\n", o->files[0], first_difference(was, waslen, text, len));
+    return 1;
+  }
+  if (o->write)
+    return len == waslen && memcmp(text, was, len) == 0
+               ? 0
+               : rewrite(o->files[0], text, len);
+  if (fwrite(text, 1, len, stdout) != len)
+    return 2;
+  return 0;
+}
+
 /* ---- main ------------------------------------------------------------- */
 
 int main(int argc, char **argv)
@@ -1018,6 +1132,8 @@ int main(int argc, char **argv)
     rc = cmd_graph(ctx, &o);
   else if (strcmp(o.cmd, "play") == 0)
     rc = cmd_play(ctx, &o);
+  else if (strcmp(o.cmd, "fmt") == 0)
+    rc = cmd_fmt(ctx, &o);
   else
     rc = usage_error("'%s' is not implemented yet", o.cmd);
   gdl_free(ctx);

@@ -29,7 +29,7 @@ typedef struct {
   long playouts, max_steps;
   const char *does;           /* --does: one move per role (explain, trace) */
   int plan;                   /* --plan (graph) */
-  int check;                  /* --check (fmt) */
+  int check, write;           /* fmt --check, --write */
 } opts_t;
 
 /* "gdl: MESSAGE" on stderr; returns 2, the exit status of bad usage. */

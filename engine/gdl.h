@@ -80,8 +80,8 @@ gdl_status gdl_load_file(gdl_ctx *ctx, const char *path);
 /* The same for text in memory; `name` is used in messages. */
 gdl_status gdl_load_string(gdl_ctx *ctx, const char *name, const char *text,
                            size_t len);
-/* The files loaded so far (those named and those they #include), in the
- * order they were read: name and whole text. */
+/* The files read so far (those named, those they #include, and those
+ * gdl_format() read), in the order they were read: name and whole text. */
 size_t gdl_file_count(const gdl_ctx *ctx);
 const char *gdl_file_name(const gdl_ctx *ctx, size_t i);
 const char *gdl_file_text(const gdl_ctx *ctx, size_t i, size_t *len);
@@ -94,6 +94,25 @@ gdl_status gdl_compile(gdl_ctx *ctx, unsigned flags);
 int gdl_is_game(const gdl_ctx *ctx);
 /* When the description is not a complete game: why (one line), else NULL. */
 const char *gdl_not_game_reason(const gdl_ctx *ctx);
+
+/* ---- formatting ------------------------------------------------------ */
+
+/* Reads and parses the one file at `path` (not the files it names with
+ * `;#include`, and with no semantic checks) and sets *text and *len to its
+ * canonical layout: each top-level form from column 1; a fact or any form
+ * that is not a rule on one line with single spaces; a rule as `(<= HEAD`
+ * and then each body literal on a line of its own, indented 4 spaces;
+ * keywords in lower case; comments kept (one inside a form goes on a line
+ * of its own, and the form over several lines); blank lines between forms
+ * kept (a run as one); a final newline.  The layout of the layout is
+ * itself, and it parses to the same forms.
+ * The file is not part of the description: gdl_compile() ignores it, and a
+ * later gdl_load_file() of the same path reads it.  Its text is then the
+ * last one gdl_file_text() lists.  GDL_EINPUT on a syntax error or when it
+ * cannot be read (see gdl_diagnostics()).  *text stays valid until the
+ * next gdl_format() or gdl_free(). */
+gdl_status gdl_format(gdl_ctx *ctx, const char *path, const char **text,
+                      size_t *len);
 
 /* ---- engines ---------------------------------------------------------- */
 

@@ -78,6 +78,8 @@ typedef struct {
   char *text;       /* whole content */
   uint32_t len;
   int included;     /* read because another file named it (#include) */
+  int alone;        /* read by gdl_format: not part of the description,
+                       and its #includes are not read */
 } srcfile_t;
 
 /* ---- symbols and terms (term.c) --------------------------------------- */
@@ -276,6 +278,18 @@ void ground_next(gdl_ctx *ctx, const gdl_term *moves, gdl_state *out);
 gdl_node *load_parse(gdl_ctx *ctx, uint32_t file);
 uint32_t load_add_file(gdl_ctx *ctx, const char *name, const char *text,
                        size_t len);
+/* Reads a file and registers it; UINT32_MAX with an error when it cannot
+ * be read (`from`, start, end: the include line asking for it, or
+ * UINT32_MAX when the user named it). */
+uint32_t load_read(gdl_ctx *ctx, const char *path, uint32_t from,
+                   uint32_t start, uint32_t end);
+
+/* ---- formatting (fmt.c) ----------------------------------------------- */
+
+/* The forms of file `file` (parsed alone) in the canonical layout,
+ * appended to out. */
+void fmt_file(gdl_ctx *ctx, uint32_t file, const gdl_node *forms,
+              strbuf_t *out);
 
 /* ---- the context ------------------------------------------------------ */
 
@@ -307,6 +321,7 @@ struct gdl_ctx {
   srcfile_t *files;
   uint32_t nfiles, filecap;
   gdl_node forms;              /* every top-level form loaded, in order */
+  strbuf_t fmttext;            /* gdl_format's result */
   uint32_t *incl_file;         /* pending includes: requesting file */
   char **incl_path;
   uint32_t *incl_start, *incl_end;

@@ -70,6 +70,8 @@ void gdl_ast_include(gdl_ctx *ctx, uint32_t file, uint32_t start,
                      uint32_t end, const char *path, size_t len)
 {
   uint32_t i = ctx->nincl;
+  if (ctx->files[file].alone)
+    return;                /* read by gdl_format: its includes are not read */
   GROW(ctx, ctx->incl_file, ctx->inclcap, i);
   ctx->incl_path = ctx_realloc(ctx, ctx->incl_path,
                                ctx->inclcap * sizeof *ctx->incl_path);
@@ -181,7 +183,8 @@ static int already_loaded(gdl_ctx *ctx, const char *path)
   if (!realpath(path, real))
     return 0;
   for (i = 0; i < ctx->nfiles; i++)
-    if (realpath(ctx->files[i].name, other) && strcmp(real, other) == 0)
+    if (!ctx->files[i].alone && realpath(ctx->files[i].name, other) &&
+        strcmp(real, other) == 0)
       return 1;
   return 0;
 }
@@ -220,13 +223,14 @@ static uint32_t adopt(gdl_ctx *ctx, const char *path, char *text, size_t len)
   return job.file;
 }
 
-static gdl_status load_one(gdl_ctx *ctx, const char *path, uint32_t from,
-                           uint32_t start, uint32_t end)
+/* Reads a file into the context; UINT32_MAX (and an error, at the include
+ * line when `from` is a file) when it cannot be read. */
+uint32_t load_read(gdl_ctx *ctx, const char *path, uint32_t from,
+                   uint32_t start, uint32_t end)
 {
   size_t len;
   const char *why = NULL;
   char *text = read_file(ctx, path, &len, &why);
-  uint32_t file;
   if (!text) {
     if (from == UINT32_MAX)
       diag_add(ctx, SEV_ERROR, UINT32_MAX, 0, 0, "cannot read %s: %s", path,
@@ -235,9 +239,17 @@ static gdl_status load_one(gdl_ctx *ctx, const char *path, uint32_t from,
       diag_add(ctx, SEV_ERROR, from, start, end, "cannot include %s: %s",
                path, why);
     ctx_setmsg(ctx, "cannot read %s: %s", path, why);
-    return GDL_EINPUT;
+    return UINT32_MAX;
   }
-  file = adopt(ctx, path, text, len);
+  return adopt(ctx, path, text, len);
+}
+
+static gdl_status load_one(gdl_ctx *ctx, const char *path, uint32_t from,
+                           uint32_t start, uint32_t end)
+{
+  uint32_t file = load_read(ctx, path, from, start, end);
+  if (file == UINT32_MAX)
+    return GDL_EINPUT;
   ctx->files[file].included = from != UINT32_MAX;
   append_forms(ctx, load_parse(ctx, file));
   return GDL_OK;

@@ -251,6 +251,8 @@ uint32_t term_arity(const gdl_ctx *ctx, gdl_term t)
 
 static void sb_need(gdl_ctx *ctx, strbuf_t *b, size_t more)
 {
+  if ((uint64_t)b->n + more + 1 > UINT32_MAX)   /* n and cap are 32-bit */
+    ctx_throw(ctx, GDL_ELIMIT, "a text grew past 4 GB");
   if (b->n + more + 1 > b->cap)
     GROW(ctx, b->s, b->cap, (uint32_t)(b->n + more + 1));
 }

@@ -199,6 +199,7 @@ END_TEST
 
 static const char *const commands[] = {
   "check", "solve", "legal", "state", "query", "playout", "bench", "cat",
+  "fmt",
 };
 
 START_TEST(test_help)

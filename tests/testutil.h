@@ -40,5 +40,6 @@ Suite *engine_suite(void);
 Suite *search_suite(void);
 Suite *cli_suite(void);
 Suite *teach_suite(void);
+Suite *fmt_suite(void);
 
 #endif

@@ -1145,6 +1145,7 @@ gdl_status gdl_parse_terms(gdl_ctx *ctx, const char *label, const char *text,
   uint32_t file, before = (uint32_t)ctx->nerrors, i = 0;
   PROTECT(ctx);
   file = load_add_file(ctx, label, text, strlen(text));
+  ctx->files[file].alone = 1;      /* a `;#include` here names nothing */
   forms = load_parse(ctx, file);
   *out = ctx_arena(ctx, (forms->n + 1) * sizeof **out);
   *n = 0;

@@ -78,8 +78,8 @@ typedef struct {
   char *text;       /* whole content */
   uint32_t len;
   int included;     /* read because another file named it (#include) */
-  int alone;        /* read by gdl_format: not part of the description,
-                       and its #includes are not read */
+  int alone;        /* read by gdl_format or gdl_parse_terms: not part of
+                       the description, and its #includes are not read */
 } srcfile_t;
 
 /* ---- symbols and terms (term.c) --------------------------------------- */

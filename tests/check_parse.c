@@ -674,6 +674,23 @@ START_TEST(test_include_only_at_line_start)
 }
 END_TEST
 
+/* Terms read from a command line are not a file: an include line among
+ * them names nothing, now or at the next load. */
+START_TEST(test_terms_include_nothing)
+{
+  gdl_ctx *ctx = gdl_new();
+  gdl_term *t;
+  size_t n;
+  ck_assert_int_eq(gdl_parse_terms(ctx, "--moves", ";#include \"/nonexistent."
+                                   "kif\"\n(cross goat)", 0, &t, &n), GDL_OK);
+  ck_assert_uint_eq(n, 1);
+  ck_assert_int_eq(gdl_load_string(ctx, "x.kif", "(p a)", 5), GDL_OK);
+  ck_assert_int_eq(gdl_compile(ctx, 0), GDL_OK);
+  ck_assert_uint_eq(gdl_error_count(ctx), 0);
+  gdl_free(ctx);
+}
+END_TEST
+
 Suite *parse_suite(void)
 {
   Suite *s = suite_create("parse");
@@ -681,6 +698,7 @@ Suite *parse_suite(void)
   tcase_add_loop_test(tc, test_comments, 0,
                       sizeof comment_texts / sizeof *comment_texts);
   tcase_add_test(tc, test_comment_eof_file);
+  tcase_add_test(tc, test_terms_include_nothing);
   tcase_add_test(tc, test_comment_sample);
   tcase_add_loop_test(tc, test_white_space, 0,
                       sizeof space_texts / sizeof *space_texts);

@@ -276,6 +276,18 @@ START_TEST(test_cli_explain_trace)
                    2);
   free(out);
   free(err);
+  /* a fact of a recursive relation on a rule base, and a fact written */
+  ck_assert_int_eq(run(&out, &err, "explain rules/reachability.kif "
+                       "'(reachable a e)'"), 0);
+  ck_assert(strncmp(out, "(reachable a e)  <- rule rules/reachability.kif:",
+                    48) == 0);
+  free(out);
+  free(err);
+  ck_assert_int_eq(run(&out, &err, "explain rules/reachability.kif "
+                       "'(node a)'"), 0);
+  ck_assert_str_eq(out, "(node a)  <- a fact, rules/reachability.kif:29\n");
+  free(out);
+  free(err);
   /* a game with lazy relations (evaluated on demand): explain computes
    * them in full, and the evaluation makes new terms under its feet */
   ck_assert_int_eq(run(&out, &err, "explain %s '(legal robot (mark 3 2 3 3 "

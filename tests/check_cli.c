@@ -16,18 +16,6 @@
 
 #include "testutil.h"
 
-/* Runs `gdl ARGS` (printf-style); *out and *err get what it wrote. */
-static int gdl(char **out, char **err, const char *fmt, ...)
-{
-  char args[8192], cmd[8400];
-  va_list ap;
-  va_start(ap, fmt);
-  vsnprintf(args, sizeof args, fmt, ap);
-  va_end(ap);
-  snprintf(cmd, sizeof cmd, "%s %s", tu_gdl(), args);
-  return tu_run(cmd, out, err);
-}
-
 static size_t count_char(const char *s, char c)
 {
   size_t n = 0;
@@ -206,7 +194,7 @@ START_TEST(test_help)
 {
   char *out, *err;
   size_t i;
-  ck_assert_int_eq(gdl(&out, &err, "--help"), 0);
+  ck_assert_int_eq(tu_gdl_run(&out, &err, "--help"), 0);
   ck_assert_has(out, "usage: gdl");
   for (i = 0; i < sizeof commands / sizeof commands[0]; i++)
     ck_assert_has(out, commands[i]);
@@ -219,7 +207,7 @@ END_TEST
 START_TEST(test_version)
 {
   char *out, *err;
-  ck_assert_int_eq(gdl(&out, &err, "--version"), 0);
+  ck_assert_int_eq(tu_gdl_run(&out, &err, "--version"), 0);
   ck_assert_str_eq(out, "gdl " GDL_VERSION "\n");
   ck_assert_str_eq(err, "");
   free(out);
@@ -230,7 +218,7 @@ END_TEST
 START_TEST(test_no_arguments)
 {
   char *out, *err;
-  ck_assert_int_eq(gdl(&out, &err, ""), 2);
+  ck_assert_int_eq(tu_gdl_run(&out, &err, ""), 2);
   ck_assert_str_eq(out, "");
   ck_assert_has(err, "usage: gdl");
   free(out);
@@ -242,7 +230,7 @@ START_TEST(test_command_help)
 {
   char *out, *err, want[64];
   snprintf(want, sizeof want, "gdl %s", commands[_i]);
-  ck_assert_int_eq(gdl(&out, &err, "%s --help", commands[_i]), 0);
+  ck_assert_int_eq(tu_gdl_run(&out, &err, "%s --help", commands[_i]), 0);
   ck_assert_has(out, want);
   ck_assert_has(out, "usage:");
   ck_assert_str_eq(err, "");
@@ -281,7 +269,7 @@ static const struct {
 START_TEST(test_usage_error)
 {
   char *out, *err;
-  int rc = gdl(&out, &err, "%s", usage_errors[_i].args);
+  int rc = tu_gdl_run(&out, &err, "%s", usage_errors[_i].args);
   ck_assert_msg(rc == 2, "gdl %s: exit %d", usage_errors[_i].args, rc);
   ck_assert_str_eq(out, "");
   assert_one_line(err);
@@ -307,7 +295,7 @@ START_TEST(test_check_clean)
 {
   /* puzzles/README.md: gdl check reports no warnings on any puzzle */
   char *out, *err;
-  int rc = gdl(&out, &err, "check puzzles/%s", puzzle_files[_i]);
+  int rc = tu_gdl_run(&out, &err, "check puzzles/%s", puzzle_files[_i]);
   ck_assert_msg(rc == 0, "%s: exit %d: %s", puzzle_files[_i], rc, err);
   ck_assert_str_eq(out, "");
   ck_assert_str_eq(err, "");
@@ -319,7 +307,7 @@ END_TEST
 START_TEST(test_check_warnings)
 {
   char *out, *err;
-  ck_assert_int_eq(gdl(&out, &err, "check %s",
+  ck_assert_int_eq(tu_gdl_run(&out, &err, "check %s",
                    tu_corpus("conformance/test_case_1a.kif")), 0);
   ck_assert_str_eq(out, "");
   ck_assert_has(err, "test_case_1a.kif:16:1: warning: ");
@@ -332,7 +320,7 @@ END_TEST
 START_TEST(test_check_errors)
 {
   char *out, *err;
-  ck_assert_int_eq(gdl(&out, &err, "check %s",
+  ck_assert_int_eq(tu_gdl_run(&out, &err, "check %s",
                    tu_corpus("conformance/test_case_3b.kif")), 2);
   ck_assert_str_eq(out, "");
   ck_assert_has(err, "test_case_3b.kif:13:19: error: ");
@@ -347,7 +335,7 @@ END_TEST
 START_TEST(test_check_rule_base)
 {
   char *out, *err;
-  ck_assert_int_eq(gdl(&out, &err, "check rules/family.kif "
+  ck_assert_int_eq(tu_gdl_run(&out, &err, "check rules/family.kif "
                    "rules/reachability.kif"), 0);
   ck_assert_str_eq(out, "");
   ck_assert_has(err, "not a game");
@@ -362,11 +350,11 @@ START_TEST(test_check_clean_flag)
 {
   char *out, *err;
   const char *f = tu_corpus("conformance/test_clean_not_distinct.kif");
-  ck_assert_int_eq(gdl(&out, &err, "check %s", f), 2);
+  ck_assert_int_eq(tu_gdl_run(&out, &err, "check %s", f), 2);
   ck_assert_has(err, "error:");
   free(out);
   free(err);
-  ck_assert_int_eq(gdl(&out, &err, "check --clean %s", f), 0);
+  ck_assert_int_eq(tu_gdl_run(&out, &err, "check --clean %s", f), 0);
   ck_assert_ptr_null(strstr(err, "error"));
   free(out);
   free(err);
@@ -380,17 +368,17 @@ END_TEST
 START_TEST(test_legal)
 {
   char *out, *err;
-  ck_assert_int_eq(gdl(&out, &err, "legal " WGC), 0);
+  ck_assert_int_eq(tu_gdl_run(&out, &err, "legal " WGC), 0);
   ck_assert_str_eq(out, "player (cross goat)\n");
   ck_assert_str_eq(err, "");
   free(out);
   free(err);
-  ck_assert_int_eq(gdl(&out, &err, "legal " WGC " --moves '(cross goat)'"),
+  ck_assert_int_eq(tu_gdl_run(&out, &err, "legal " WGC " --moves '(cross goat)'"),
                    0);
   ck_assert_str_eq(out, "player (cross alone)\nplayer (cross goat)\n");
   free(out);
   free(err);
-  ck_assert_int_eq(gdl(&out, &err, "legal %s --moves '(mark 1 1) noop'",
+  ck_assert_int_eq(tu_gdl_run(&out, &err, "legal %s --moves '(mark 1 1) noop'",
                    tu_corpus("conformance/ticTacToe.kif")), 0);
   ck_assert_str_eq(out, "xplayer noop\n"
                    "oplayer (mark 1 2)\noplayer (mark 1 3)\n"
@@ -406,7 +394,7 @@ START_TEST(test_legal_dogbunny)
 {
   /* the README example */
   char *out, *err;
-  ck_assert_int_eq(gdl(&out, &err, "legal puzzles/dogbunny-walkthrough.kif "
+  ck_assert_int_eq(tu_gdl_run(&out, &err, "legal puzzles/dogbunny-walkthrough.kif "
                    "--moves '(move dog tree well)'"), 0);
   ck_assert_has(out, "player (move ");
   ck_assert_str_eq(err, "");
@@ -418,7 +406,7 @@ END_TEST
 START_TEST(test_illegal_move)
 {
   char *out, *err;
-  ck_assert_int_eq(gdl(&out, &err, "legal " WGC
+  ck_assert_int_eq(tu_gdl_run(&out, &err, "legal " WGC
                    " --moves '(cross goat) (cross wolf)'"), 2);
   ck_assert_str_eq(out, "");
   assert_one_line(err);
@@ -426,7 +414,7 @@ START_TEST(test_illegal_move)
   ck_assert_has(err, "(cross wolf)");
   free(out);
   free(err);
-  ck_assert_int_eq(gdl(&out, &err, "state " WGC " --moves 'jump'"), 2);
+  ck_assert_int_eq(tu_gdl_run(&out, &err, "state " WGC " --moves 'jump'"), 2);
   assert_one_line(err);
   ck_assert_has(err, "step 1");
   ck_assert_has(err, "jump");
@@ -438,12 +426,12 @@ END_TEST
 START_TEST(test_unparsable_moves)
 {
   char *out, *err;
-  ck_assert_int_eq(gdl(&out, &err, "legal " WGC " --moves '(cross goat'"), 2);
+  ck_assert_int_eq(tu_gdl_run(&out, &err, "legal " WGC " --moves '(cross goat'"), 2);
   ck_assert_str_eq(out, "");
   ck_assert_has(err, "error");
   free(out);
   free(err);
-  ck_assert_int_eq(gdl(&out, &err, "legal " WGC " --moves '(cross ?x)'"), 2);
+  ck_assert_int_eq(tu_gdl_run(&out, &err, "legal " WGC " --moves '(cross ?x)'"), 2);
   ck_assert_str_eq(out, "");
   ck_assert_str_ne(err, "");
   free(out);
@@ -455,13 +443,13 @@ START_TEST(test_moves_per_role)
 {
   char *out, *err;
   const char *ttt = tu_corpus("conformance/ticTacToe.kif");
-  ck_assert_int_eq(gdl(&out, &err, "legal %s --moves '(mark 1 1)'", ttt), 2);
+  ck_assert_int_eq(tu_gdl_run(&out, &err, "legal %s --moves '(mark 1 1)'", ttt), 2);
   ck_assert_str_eq(out, "");
   assert_one_line(err);
   ck_assert_has(err, "--moves");
   free(out);
   free(err);
-  ck_assert_int_eq(gdl(&out, &err, "state %s --moves '(mark 1 1) noop "
+  ck_assert_int_eq(tu_gdl_run(&out, &err, "state %s --moves '(mark 1 1) noop "
                    "(mark 2 2)'", ttt), 2);
   ck_assert_str_eq(out, "");
   assert_one_line(err);
@@ -473,7 +461,7 @@ END_TEST
 START_TEST(test_state_text)
 {
   char *out, *err;
-  ck_assert_int_eq(gdl(&out, &err, "state " WGC " --moves '(cross goat)'"),
+  ck_assert_int_eq(tu_gdl_run(&out, &err, "state " WGC " --moves '(cross goat)'"),
                    0);
   ck_assert_str_eq(out, "(true (side cabbage left))\n"
                    "(true (side farmer right))\n"
@@ -483,7 +471,7 @@ START_TEST(test_state_text)
                    "goal player: 0\n");
   free(out);
   free(err);
-  ck_assert_int_eq(gdl(&out, &err, "state " WGC " --moves '(cross goat) "
+  ck_assert_int_eq(tu_gdl_run(&out, &err, "state " WGC " --moves '(cross goat) "
                    "(cross alone) (cross wolf) (cross goat) (cross cabbage) "
                    "(cross alone) (cross goat)'"), 0);
   ck_assert_has(out, "terminal: yes\n");
@@ -496,7 +484,7 @@ END_TEST
 START_TEST(test_legal_json)
 {
   char *out, *err, *j;
-  ck_assert_int_eq(gdl(&out, &err, "legal --json " WGC), 0);
+  ck_assert_int_eq(tu_gdl_run(&out, &err, "legal --json " WGC), 0);
   j = json_object(out);
   ck_assert_has(j, "\"roles\":[\"player\"]");
   ck_assert_has(j, "\"legal\":{\"player\":[\"(cross goat)\"]}");
@@ -508,7 +496,7 @@ START_TEST(test_legal_json)
   free(out);
   free(err);
   /* two roles, after moves */
-  ck_assert_int_eq(gdl(&out, &err, "legal %s --json --moves '(mark 1 1) "
+  ck_assert_int_eq(tu_gdl_run(&out, &err, "legal %s --json --moves '(mark 1 1) "
                    "noop'", tu_corpus("conformance/ticTacToe.kif")), 0);
   j = json_object(out);
   ck_assert_has(j, "\"roles\":[\"xplayer\",\"oplayer\"]");
@@ -526,7 +514,7 @@ END_TEST
 START_TEST(test_state_json)
 {
   char *out, *err, *j;
-  ck_assert_int_eq(gdl(&out, &err, "state --json %s --moves 'a b c a b a'",
+  ck_assert_int_eq(tu_gdl_run(&out, &err, "state --json %s --moves 'a b c a b a'",
                    tu_corpus("single/buttons.kif")), 0);
   j = json_object(out);
   ck_assert_has(j, "\"roles\":[\"robot\"]");
@@ -567,13 +555,13 @@ static char *temp_file(const char *text)
 START_TEST(test_no_legal_move)
 {
   char *path = temp_file(nolegal_game), *out, *err, *j;
-  int rc = gdl(&out, &err, "legal %s --moves 'go wait'", path);
+  int rc = tu_gdl_run(&out, &err, "legal %s --moves 'go wait'", path);
   ck_assert_int_eq(rc, 0);
   ck_assert_has(out, "a go\n");
   ck_assert_has(out, "b has no legal move");
   free(out);
   free(err);
-  ck_assert_int_eq(gdl(&out, &err, "legal --json %s --moves 'go wait'",
+  ck_assert_int_eq(tu_gdl_run(&out, &err, "legal --json %s --moves 'go wait'",
                    path), 0);
   j = json_object(out);
   ck_assert_has(j, "\"b\":[]");
@@ -581,12 +569,12 @@ START_TEST(test_no_legal_move)
   free(out);
   free(err);
   /* a playout stops there and says why */
-  ck_assert_int_eq(gdl(&out, &err, "playout %s", path), 0);
+  ck_assert_int_eq(tu_gdl_run(&out, &err, "playout %s", path), 0);
   ck_assert_has(out, "end nolegal b\n");
   free(out);
   free(err);
   /* and a search counts it as a dead end */
-  ck_assert_int_eq(gdl(&out, &err, "solve %s", path), 1);
+  ck_assert_int_eq(tu_gdl_run(&out, &err, "solve %s", path), 1);
   free(out);
   free(err);
   remove(path);
@@ -599,32 +587,32 @@ END_TEST
 START_TEST(test_query_rule_base)
 {
   char *out, *err;
-  ck_assert_int_eq(gdl(&out, &err, "query rules/family.kif "
+  ck_assert_int_eq(tu_gdl_run(&out, &err, "query rules/family.kif "
                    "'(ancestor ?x lily)'"), 0);
   ck_assert_str_eq(out, "(ancestor alice lily)\n(ancestor bob lily)\n"
                    "(ancestor carol lily)\n(ancestor frank lily)\n"
                    "(ancestor hannah lily)\n");
   free(out);
   free(err);
-  ck_assert_int_eq(gdl(&out, &err, "query rules/reachability.kif "
+  ck_assert_int_eq(tu_gdl_run(&out, &err, "query rules/reachability.kif "
                    "'(unreachable a ?y)'"), 0);
   ck_assert_str_eq(out, "(unreachable a f)\n(unreachable a g)\n"
                    "(unreachable a h)\n");
   free(out);
   free(err);
   /* the README example */
-  ck_assert_int_eq(gdl(&out, &err, "query rules/family.kif "
+  ck_assert_int_eq(tu_gdl_run(&out, &err, "query rules/family.kif "
                    "'(ancestor ?x ?y)'"), 0);
   ck_assert_uint_eq(count_char(out, '\n'), 23);
   free(out);
   free(err);
   /* no answers: nothing printed, still exit 0 */
-  ck_assert_int_eq(gdl(&out, &err, "query rules/family.kif "
+  ck_assert_int_eq(tu_gdl_run(&out, &err, "query rules/family.kif "
                    "'(ancestor ?x ?x)'"), 0);
   ck_assert_str_eq(out, "");
   free(out);
   free(err);
-  ck_assert_int_eq(gdl(&out, &err, "query %s '(engineer ?x)'",
+  ck_assert_int_eq(tu_gdl_run(&out, &err, "query %s '(engineer ?x)'",
                    tu_corpus("conformance/libgdl_question1.kif")), 0);
   ck_assert_str_eq(out, "(engineer bajaj)\n");
   free(out);
@@ -636,7 +624,7 @@ START_TEST(test_query_game)
 {
   char *out, *err;
   const char *ttt = tu_corpus("conformance/ticTacToe.kif");
-  ck_assert_int_eq(gdl(&out, &err, "query %s --moves '(mark 1 1) noop  noop "
+  ck_assert_int_eq(tu_gdl_run(&out, &err, "query %s --moves '(mark 1 1) noop  noop "
                    "(mark 2 2)' '(true (cell ?x ?y ?p))'", ttt), 0);
   ck_assert_uint_eq(count_char(out, '\n'), 9);
   ck_assert_has(out, "(true (cell 1 1 x))\n");
@@ -644,19 +632,19 @@ START_TEST(test_query_game)
   ck_assert_has(out, "(true (cell 3 3 b))\n");
   free(out);
   free(err);
-  ck_assert_int_eq(gdl(&out, &err, "query %s --moves '(mark 1 1) noop' "
+  ck_assert_int_eq(tu_gdl_run(&out, &err, "query %s --moves '(mark 1 1) noop' "
                    "'(legal xplayer ?m)'", ttt), 0);
   ck_assert_str_eq(out, "(legal xplayer noop)\n");
   free(out);
   free(err);
   /* --moves checked as for legal */
-  ck_assert_int_eq(gdl(&out, &err, "query %s --moves '(mark 9 9) noop' "
+  ck_assert_int_eq(tu_gdl_run(&out, &err, "query %s --moves '(mark 9 9) noop' "
                    "'(legal xplayer ?m)'", ttt), 2);
   assert_one_line(err);
   free(out);
   free(err);
   /* a question that is not a term */
-  ck_assert_int_eq(gdl(&out, &err, "query rules/family.kif '(ancestor ?x'"),
+  ck_assert_int_eq(tu_gdl_run(&out, &err, "query rules/family.kif '(ancestor ?x'"),
                    2);
   ck_assert_str_eq(out, "");
   ck_assert_has(err, "error");
@@ -668,7 +656,7 @@ END_TEST
 START_TEST(test_query_json)
 {
   char *out, *err, *j;
-  ck_assert_int_eq(gdl(&out, &err, "query --json rules/family.kif "
+  ck_assert_int_eq(tu_gdl_run(&out, &err, "query --json rules/family.kif "
                    "'(cousin jack ?y)'"), 0);
   j = json_object(out);
   ck_assert_has(j, "\"answers\":[\"(cousin jack george)\","
@@ -684,7 +672,7 @@ END_TEST
 START_TEST(test_query_json_names_question)
 {
   char *out, *err, *j;
-  ck_assert_int_eq(gdl(&out, &err, "query --json rules/family.kif "
+  ck_assert_int_eq(tu_gdl_run(&out, &err, "query --json rules/family.kif "
                    "'(cousin jack ?y)'"), 0);
   j = json_object(out);
   ck_assert_has(j, "\"query\":\"(cousin jack ?y)\"");
@@ -723,7 +711,7 @@ static char *plan_of(char *out, char **summary, int *lines)
 static void assert_plan_wins(const char *file, const char *plan)
 {
   char *out, *err;
-  ck_assert_int_eq(gdl(&out, &err, "state %s --moves '%s'", file, plan), 0);
+  ck_assert_int_eq(tu_gdl_run(&out, &err, "state %s --moves '%s'", file, plan), 0);
   ck_assert_has(out, "terminal: yes\n");
   ck_assert_has(out, ": 100\n");
   free(out);
@@ -734,7 +722,7 @@ START_TEST(test_solve_text)
 {
   char *out, *err, *summary, *plan;
   int lines;
-  ck_assert_int_eq(gdl(&out, &err, "solve puzzles/buttons-and-lights.kif"),
+  ck_assert_int_eq(tu_gdl_run(&out, &err, "solve puzzles/buttons-and-lights.kif"),
                    0);
   plan = plan_of(out, &summary, &lines);
   ck_assert_int_eq(lines, 6);
@@ -754,7 +742,7 @@ START_TEST(test_solve_readme)
 {
   char *out, *err, *summary, *plan;
   int lines;
-  ck_assert_int_eq(gdl(&out, &err, "solve puzzles/dogbunny-walkthrough.kif"),
+  ck_assert_int_eq(tu_gdl_run(&out, &err, "solve puzzles/dogbunny-walkthrough.kif"),
                    0);
   plan = plan_of(out, &summary, &lines);
   ck_assert_int_eq(lines, 28);
@@ -770,7 +758,7 @@ END_TEST
 START_TEST(test_solve_unsolvable)
 {
   char *out, *err;
-  ck_assert_int_eq(gdl(&out, &err, "solve puzzles/eight-puzzle-unsolvable.kif"),
+  ck_assert_int_eq(tu_gdl_run(&out, &err, "solve puzzles/eight-puzzle-unsolvable.kif"),
                    1);
   ck_assert_has(out, "; unsolvable");
   ck_assert_has(out, "181440 states");
@@ -782,12 +770,12 @@ END_TEST
 START_TEST(test_solve_limit)
 {
   char *out, *err, *j;
-  ck_assert_int_eq(gdl(&out, &err, "solve puzzles/eight-puzzle-31.kif "
+  ck_assert_int_eq(tu_gdl_run(&out, &err, "solve puzzles/eight-puzzle-31.kif "
                    "--max-states 10"), 3);
   ck_assert_has(out, "; limit");
   free(out);
   free(err);
-  ck_assert_int_eq(gdl(&out, &err, "solve --json puzzles/eight-puzzle-31.kif "
+  ck_assert_int_eq(tu_gdl_run(&out, &err, "solve --json puzzles/eight-puzzle-31.kif "
                    "--max-states 10"), 3);
   j = json_object(out);
   ck_assert_has(j, "\"status\":\"limit\"");
@@ -796,12 +784,12 @@ START_TEST(test_solve_limit)
   free(j);
   free(out);
   free(err);
-  ck_assert_int_eq(gdl(&out, &err, "solve puzzles/eight-puzzle-unsolvable.kif "
+  ck_assert_int_eq(tu_gdl_run(&out, &err, "solve puzzles/eight-puzzle-unsolvable.kif "
                    "--max-seconds 0.05"), 3);
   ck_assert_has(out, "; limit");
   free(out);
   free(err);
-  ck_assert_int_eq(gdl(&out, &err, "solve puzzles/eight-puzzle-unsolvable.kif "
+  ck_assert_int_eq(tu_gdl_run(&out, &err, "solve puzzles/eight-puzzle-unsolvable.kif "
                    "--max-memory 2"), 3);
   ck_assert_has(out, "; limit");
   free(out);
@@ -817,7 +805,7 @@ START_TEST(test_solve_json)
   };
   char *out, *err, *j, key[64];
   size_t i;
-  ck_assert_int_eq(gdl(&out, &err, "solve --json "
+  ck_assert_int_eq(tu_gdl_run(&out, &err, "solve --json "
                    "puzzles/buttons-and-lights.kif"), 0);
   j = json_object(out);
   for (i = 0; i < sizeof keys / sizeof keys[0]; i++) {
@@ -840,7 +828,7 @@ START_TEST(test_solve_algorithms)
   char *out, *err, *summary, *plan, *j;
   int lines;
   /* iddfs: shortest */
-  ck_assert_int_eq(gdl(&out, &err, "solve " WGC " --algorithm iddfs"), 0);
+  ck_assert_int_eq(tu_gdl_run(&out, &err, "solve " WGC " --algorithm iddfs"), 0);
   plan = plan_of(out, &summary, &lines);
   ck_assert_int_eq(lines, 7);
   ck_assert_has(summary, "; solved: 7 moves");
@@ -848,7 +836,7 @@ START_TEST(test_solve_algorithms)
   free(plan);
   free(out);
   free(err);
-  ck_assert_int_eq(gdl(&out, &err, "solve --json --algorithm iddfs "
+  ck_assert_int_eq(tu_gdl_run(&out, &err, "solve --json --algorithm iddfs "
                    "puzzles/hanoi5.kif"), 0);
   j = json_object(out);
   ck_assert_has(j, "\"algorithm\":\"iddfs\"");
@@ -857,7 +845,7 @@ START_TEST(test_solve_algorithms)
   free(out);
   free(err);
   /* dfs: some plan, which must win */
-  ck_assert_int_eq(gdl(&out, &err, "solve --algorithm dfs "
+  ck_assert_int_eq(tu_gdl_run(&out, &err, "solve --algorithm dfs "
                    "puzzles/hanoi5.kif"), 0);
   plan = plan_of(out, &summary, &lines);
   ck_assert_int_ge(lines, 31);
@@ -866,7 +854,7 @@ START_TEST(test_solve_algorithms)
   free(plan);
   free(out);
   free(err);
-  ck_assert_int_eq(gdl(&out, &err, "solve --json --algorithm dfs "
+  ck_assert_int_eq(tu_gdl_run(&out, &err, "solve --json --algorithm dfs "
                    "puzzles/lights-out-3x3.kif"), 0);
   j = json_object(out);
   ck_assert_has(j, "\"algorithm\":\"dfs\"");
@@ -880,7 +868,7 @@ END_TEST
 START_TEST(test_solve_rule_base)
 {
   char *out, *err;
-  ck_assert_int_eq(gdl(&out, &err, "solve rules/family.kif"), 2);
+  ck_assert_int_eq(tu_gdl_run(&out, &err, "solve rules/family.kif"), 2);
   ck_assert_str_eq(out, "");
   ck_assert_has(err, "not a game");
   free(out);
@@ -904,7 +892,7 @@ START_TEST(test_playout)
 {
   char *out, *err, *again;
   const char *buttons = tu_corpus("single/buttons.kif");
-  ck_assert_int_eq(gdl(&out, &err, "playout %s", buttons), 0);
+  ck_assert_int_eq(tu_gdl_run(&out, &err, "playout %s", buttons), 0);
   ck_assert_msg(strncmp(out, "playout 1\nstep 0\n", 17) == 0, "%s", out);
   ck_assert_str_eq(last_line(out), "end terminal\n");
   ck_assert_has(out, "legal robot a\n");
@@ -913,10 +901,10 @@ START_TEST(test_playout)
   free(out);
   free(err);
   /* a seed gives the same trace every time */
-  ck_assert_int_eq(gdl(&out, &err, "playout %s --seed 7 --playouts 2",
+  ck_assert_int_eq(tu_gdl_run(&out, &err, "playout %s --seed 7 --playouts 2",
                    buttons), 0);
   free(err);
-  ck_assert_int_eq(gdl(&again, &err, "playout %s --seed 7 --playouts 2",
+  ck_assert_int_eq(tu_gdl_run(&again, &err, "playout %s --seed 7 --playouts 2",
                    buttons), 0);
   ck_assert_str_eq(out, again);
   ck_assert_has(out, "playout 2\n");
@@ -924,7 +912,7 @@ START_TEST(test_playout)
   free(out);
   free(err);
   /* --max-steps stops a playout early */
-  ck_assert_int_eq(gdl(&out, &err, "playout %s --max-steps 2", buttons), 0);
+  ck_assert_int_eq(tu_gdl_run(&out, &err, "playout %s --max-steps 2", buttons), 0);
   ck_assert_ptr_null(strstr(out, "step 3\n"));
   ck_assert_ptr_null(strstr(out, "end terminal"));
   free(out);
@@ -935,12 +923,12 @@ END_TEST
 START_TEST(test_bench)
 {
   char *out, *err, *j;
-  ck_assert_int_eq(gdl(&out, &err, "bench puzzles/hanoi5.kif --seconds 0.1"),
+  ck_assert_int_eq(tu_gdl_run(&out, &err, "bench puzzles/hanoi5.kif --seconds 0.1"),
                    0);
   ck_assert_has(out, "states/s");
   free(out);
   free(err);
-  ck_assert_int_eq(gdl(&out, &err, "bench --json puzzles/hanoi5.kif "
+  ck_assert_int_eq(tu_gdl_run(&out, &err, "bench --json puzzles/hanoi5.kif "
                    "--seconds 0.1"), 0);
   j = json_object(out);
   ck_assert_has(j, "\"states_per_second\":");
@@ -955,7 +943,7 @@ START_TEST(test_cat)
 {
   char *out, *err, *path, *summary, *plan;
   int lines;
-  ck_assert_int_eq(gdl(&out, &err, "cat puzzles/dogbunny-walkthrough.kif"),
+  ck_assert_int_eq(tu_gdl_run(&out, &err, "cat puzzles/dogbunny-walkthrough.kif"),
                    0);
   /* no include directive left (the comments may still mention one) */
   ck_assert_ptr_null(strstr(out, "\n;#include"));
@@ -963,7 +951,7 @@ START_TEST(test_cat)
   path = temp_file(out);
   free(out);
   free(err);
-  ck_assert_int_eq(gdl(&out, &err, "solve %s", path), 0);
+  ck_assert_int_eq(tu_gdl_run(&out, &err, "solve %s", path), 0);
   plan = plan_of(out, &summary, &lines);
   ck_assert_int_eq(lines, 28);
   free(plan);

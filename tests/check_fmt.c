@@ -656,24 +656,13 @@ END_TEST
 
 /* ---- the command line --------------------------------------------------- */
 
-static int gdl(char **out, char **err, const char *fmt, ...)
-{
-  char args[8192], cmd[8400];
-  va_list ap;
-  va_start(ap, fmt);
-  vsnprintf(args, sizeof args, fmt, ap);
-  va_end(ap);
-  snprintf(cmd, sizeof cmd, "%s %s", tu_gdl(), args);
-  return tu_run(cmd, out, err);
-}
-
 static const char messy[] = "(ROLE a)\n(<= (p ?x)\n (q ?x))  \n";
 static const char tidy[] = "(role a)\n(<= (p ?x)\n    (q ?x))\n";
 
 START_TEST(test_cli_prints)
 {
   char *path = temp_kif(messy, strlen(messy)), *out, *err;
-  ck_assert_int_eq(gdl(&out, &err, "fmt %s", path), 0);
+  ck_assert_int_eq(tu_gdl_run(&out, &err, "fmt %s", path), 0);
   ck_assert_str_eq(out, tidy);
   ck_assert_str_eq(err, "");
   free(out);
@@ -687,14 +676,14 @@ START_TEST(test_cli_check)
 {
   char *p1 = temp_kif(messy, strlen(messy)), *p2 = temp_kif(tidy, strlen(tidy));
   char *out, *err, want[256];
-  ck_assert_int_eq(gdl(&out, &err, "fmt --check %s", p1), 1);
+  ck_assert_int_eq(tu_gdl_run(&out, &err, "fmt --check %s", p1), 1);
   ck_assert_str_eq(out, "");
   snprintf(want, sizeof want, "%s:1: not formatted: gdl fmt would change "
            "this line\n", p1);
   ck_assert_str_eq(err, want);
   free(out);
   free(err);
-  ck_assert_int_eq(gdl(&out, &err, "fmt %s --check", p2), 0);
+  ck_assert_int_eq(tu_gdl_run(&out, &err, "fmt %s --check", p2), 0);
   ck_assert_str_eq(out, "");
   ck_assert_str_eq(err, "");
   free(out);
@@ -724,7 +713,7 @@ START_TEST(test_cli_check_line)
 {
   const char *t = check_lines[_i].text;
   char *path = temp_kif(t, strlen(t)), *out, *err, want[256];
-  ck_assert_int_eq(gdl(&out, &err, "fmt --check %s", path), 1);
+  ck_assert_int_eq(tu_gdl_run(&out, &err, "fmt --check %s", path), 1);
   snprintf(want, sizeof want, "%s:%d: not formatted", path,
            check_lines[_i].line);
   ck_assert_msg(strncmp(err, want, strlen(want)) == 0, "want %s, got %s",
@@ -742,7 +731,7 @@ START_TEST(test_cli_write)
   size_t len;
   struct stat st;
   ck_assert_int_eq(chmod(path, 0640), 0);
-  ck_assert_int_eq(gdl(&out, &err, "fmt --write %s", path), 0);
+  ck_assert_int_eq(tu_gdl_run(&out, &err, "fmt --write %s", path), 0);
   ck_assert_str_eq(out, "");
   ck_assert_str_eq(err, "");
   free(out);
@@ -752,11 +741,11 @@ START_TEST(test_cli_write)
   free(now);
   ck_assert_int_eq(stat(path, &st), 0);
   ck_assert_int_eq(st.st_mode & 0777, 0640);
-  ck_assert_int_eq(gdl(&out, &err, "fmt --check %s", path), 0);
+  ck_assert_int_eq(tu_gdl_run(&out, &err, "fmt --check %s", path), 0);
   free(out);
   free(err);
   /* -w on a formatted file leaves it alone */
-  ck_assert_int_eq(gdl(&out, &err, "fmt -w %s", path), 0);
+  ck_assert_int_eq(tu_gdl_run(&out, &err, "fmt -w %s", path), 0);
   free(out);
   free(err);
   now = read_all(path, &len);
@@ -772,17 +761,17 @@ START_TEST(test_cli_syntax_error)
 {
   char *path = temp_kif("(role a))\n", 10), *out, *err, *now, want[256];
   size_t len;
-  ck_assert_int_eq(gdl(&out, &err, "fmt %s", path), 2);
+  ck_assert_int_eq(tu_gdl_run(&out, &err, "fmt %s", path), 2);
   ck_assert_str_eq(out, "");
   snprintf(want, sizeof want, "%s:1:9: error: unmatched ')': no '(' is "
            "open here\n  (role a))\n          ^\n", path);
   ck_assert_str_eq(err, want);
   free(out);
   free(err);
-  ck_assert_int_eq(gdl(&out, &err, "fmt --check %s", path), 2);
+  ck_assert_int_eq(tu_gdl_run(&out, &err, "fmt --check %s", path), 2);
   free(out);
   free(err);
-  ck_assert_int_eq(gdl(&out, &err, "fmt --write %s", path), 2);
+  ck_assert_int_eq(tu_gdl_run(&out, &err, "fmt --write %s", path), 2);
   free(out);
   free(err);
   now = read_all(path, &len);
@@ -807,7 +796,7 @@ static const struct {
 START_TEST(test_cli_usage)
 {
   char *out, *err;
-  ck_assert_int_eq(gdl(&out, &err, "%s", usage[_i].args), 2);
+  ck_assert_int_eq(tu_gdl_run(&out, &err, "%s", usage[_i].args), 2);
   ck_assert_str_eq(out, "");
   ck_assert_msg(strncmp(err, "gdl: ", 5) == 0 &&
                 strstr(err, usage[_i].names) != NULL, "%s: %s",
@@ -820,13 +809,13 @@ END_TEST
 START_TEST(test_cli_help)
 {
   char *out, *err;
-  ck_assert_int_eq(gdl(&out, &err, "fmt --help"), 0);
+  ck_assert_int_eq(tu_gdl_run(&out, &err, "fmt --help"), 0);
   ck_assert_ptr_nonnull(strstr(out, "usage: gdl fmt FILE"));
   ck_assert_ptr_nonnull(strstr(out, "--check"));
   ck_assert_ptr_nonnull(strstr(out, "canonical layout"));
   free(out);
   free(err);
-  ck_assert_int_eq(gdl(&out, &err, "--help"), 0);
+  ck_assert_int_eq(tu_gdl_run(&out, &err, "--help"), 0);
   ck_assert_ptr_nonnull(strstr(out, "\n  fmt "));
   free(out);
   free(err);

@@ -238,59 +238,48 @@ END_TEST
 
 /* ---- the commands ----------------------------------------------------- */
 
-static int run(char **out, char **err, const char *fmt, ...)
-{
-  char args[8192], cmd[8400];
-  va_list ap;
-  va_start(ap, fmt);
-  vsnprintf(args, sizeof args, fmt, ap);
-  va_end(ap);
-  snprintf(cmd, sizeof cmd, "%s %s", tu_gdl(), args);
-  return tu_run(cmd, out, err);
-}
-
 START_TEST(test_cli_explain_trace)
 {
   char *out, *err;
-  ck_assert_int_eq(run(&out, &err, "explain " BUTTONS " --moves 'a b' "
+  ck_assert_int_eq(tu_gdl_run(&out, &err, "explain " BUTTONS " --moves 'a b' "
                        "'(goal player 100)'"), 1);
   ck_assert_ptr_nonnull(strstr(out, "does not hold"));
   free(out);
   free(err);
-  ck_assert_int_eq(run(&out, &err, "explain " BUTTONS " --does 'c' "
+  ck_assert_int_eq(tu_gdl_run(&out, &err, "explain " BUTTONS " --does 'c' "
                        "'(next (lamp q off))'"), 0);
   ck_assert_ptr_nonnull(strstr(out, "(does player c)  <- the move played"));
   free(out);
   free(err);
-  ck_assert_int_eq(run(&out, &err, "explain " BUTTONS " --does 'a b' "
+  ck_assert_int_eq(tu_gdl_run(&out, &err, "explain " BUTTONS " --does 'a b' "
                        "'(next ?x)'"), 2);
   ck_assert_ptr_nonnull(strstr(err, "one move per role"));
   free(out);
   free(err);
-  ck_assert_int_eq(run(&out, &err, "trace rules/reachability.kif"), 0);
+  ck_assert_int_eq(tu_gdl_run(&out, &err, "trace rules/reachability.kif"), 0);
   ck_assert_ptr_nonnull(strstr(out, "recursive): reachable/2"));
   ck_assert_ptr_nonnull(strstr(out, "+ (unreachable e a)"));
   free(out);
   free(err);
-  ck_assert_int_eq(run(&out, &err, "trace rules/reachability.kif --moves a"),
+  ck_assert_int_eq(tu_gdl_run(&out, &err, "trace rules/reachability.kif --moves a"),
                    2);
   free(out);
   free(err);
   /* a fact of a recursive relation on a rule base, and a fact written */
-  ck_assert_int_eq(run(&out, &err, "explain rules/reachability.kif "
+  ck_assert_int_eq(tu_gdl_run(&out, &err, "explain rules/reachability.kif "
                        "'(reachable a e)'"), 0);
   ck_assert(strncmp(out, "(reachable a e)  <- rule rules/reachability.kif:",
                     48) == 0);
   free(out);
   free(err);
-  ck_assert_int_eq(run(&out, &err, "explain rules/reachability.kif "
+  ck_assert_int_eq(tu_gdl_run(&out, &err, "explain rules/reachability.kif "
                        "'(node a)'"), 0);
   ck_assert_str_eq(out, "(node a)  <- a fact, rules/reachability.kif:29\n");
   free(out);
   free(err);
   /* a game with lazy relations (evaluated on demand): explain computes
    * them in full, and the evaluation makes new terms under its feet */
-  ck_assert_int_eq(run(&out, &err, "explain %s '(legal robot (mark 3 2 3 3 "
+  ck_assert_int_eq(tu_gdl_run(&out, &err, "explain %s '(legal robot (mark 3 2 3 3 "
                        "1))'", tu_corpus("single/sudokuGrade1.kif")), 0);
   ck_assert_ptr_nonnull(strstr(out, "(true (cell 3 2 3 3 b))  <- in the "
                                     "state"));
@@ -305,7 +294,7 @@ START_TEST(test_cli_play_pipe)
 {
   char *plan, *out, *err, cmd[4096], *p;
   size_t at = 0;
-  ck_assert_int_eq(run(&plan, &err, "solve --quiet " BUTTONS), 0);
+  ck_assert_int_eq(tu_gdl_run(&plan, &err, "solve --quiet " BUTTONS), 0);
   free(err);
   at = (size_t)snprintf(cmd, sizeof cmd, "printf 'h\\nzz(\\n9\\n(press q)"
                         "\\nu\\n1\\nu\\nr\\n");
@@ -366,7 +355,7 @@ START_TEST(test_cli_graph_dot)
 {
   char *dotsrc, *svg, *err, *sol, cmd[1024];
   size_t nodes, edges, red;
-  ck_assert_int_eq(run(&dotsrc, &err, "graph --plan " WGC), 0);
+  ck_assert_int_eq(tu_gdl_run(&dotsrc, &err, "graph --plan " WGC), 0);
   free(err);
   nodes = count(dotsrc, "\n  s") - count(dotsrc, " -> ");
   edges = count(dotsrc, " -> ");
@@ -374,7 +363,7 @@ START_TEST(test_cli_graph_dot)
   ck_assert_uint_gt(nodes, 5);
   ck_assert_uint_eq(count(dotsrc, "peripheries=2"), 1);
   ck_assert_uint_ge(count(dotsrc, "#a8e6a1"), 1);
-  ck_assert_int_eq(run(&sol, &err, "solve --json " WGC), 0);
+  ck_assert_int_eq(tu_gdl_run(&sol, &err, "solve --json " WGC), 0);
   ck_assert_ptr_nonnull(strstr(sol, "\"length\": 7"));
   ck_assert_uint_eq(red, 7);
   free(sol);
@@ -390,7 +379,7 @@ START_TEST(test_cli_graph_dot)
   free(svg);
   free(err);
   /* a limit: the states found so far, the unexpanded ones dashed, exit 3 */
-  ck_assert_int_eq(run(&dotsrc, &err, "graph --max-states 20 "
+  ck_assert_int_eq(tu_gdl_run(&dotsrc, &err, "graph --max-states 20 "
                        "puzzles/eight-puzzle-easy.kif"), 3);
   ck_assert_uint_eq(count(dotsrc, "\n  s") - count(dotsrc, " -> "), 20);
   ck_assert_uint_gt(count(dotsrc, "style=dashed"), 0);
@@ -406,7 +395,7 @@ START_TEST(test_cli_teach_help)
   size_t i;
   for (i = 0; i < 4; i++) {
     char *out, *err;
-    ck_assert_int_eq(run(&out, &err, "%s --help", cmds[i]), 0);
+    ck_assert_int_eq(tu_gdl_run(&out, &err, "%s --help", cmds[i]), 0);
     ck_assert_ptr_nonnull(strstr(out, cmds[i]));
     ck_assert_uint_gt(count(out, "\n"), 4);
     free(out);

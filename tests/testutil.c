@@ -148,3 +148,14 @@ char *tu_legal_text(gdl_ctx *ctx, size_t role)
   free(v);
   return s;
 }
+
+int tu_gdl_run(char **out, char **err, const char *fmt, ...)
+{
+  char args[8192], cmd[8400];
+  va_list ap;
+  va_start(ap, fmt);
+  vsnprintf(args, sizeof args, fmt, ap);
+  va_end(ap);
+  snprintf(cmd, sizeof cmd, "%s %s", tu_gdl(), args);
+  return tu_run(cmd, out, err);
+}

@@ -23,6 +23,8 @@ int tu_run(const char *cmd, char **out, char **err);
 
 /* The gdl binary to run: $GDL or build/gdl. */
 const char *tu_gdl(void);
+/* Runs `gdl ARGS` (printf-style) as tu_run does. */
+int tu_gdl_run(char **out, char **err, const char *fmt, ...);
 
 /* The state reached from the start by playing the moves in text (k moves
  * per step, as gdl legal --moves); fails the test on an illegal move. */

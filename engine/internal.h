@@ -171,8 +171,8 @@ typedef struct {
   plan_t full;           /* the join order for a whole evaluation */
   plan_t *delta;         /* per body literal in the same SCC: join order
                             with that literal first (semi-naive), else n=0 */
-  plan_t lazy;           /* lazy relations: the join order with the head's
-                            variables known */
+  plan_t lazy;           /* lazy relations: the join order with the
+                            head's key arguments (rel_t.lazykey) known */
 } rule_t;
 
 enum { P_STATIC, P_STATE, P_MOVE };
@@ -195,7 +195,10 @@ typedef struct {
   uint8_t defined;       /* has a rule or a fact */
   uint8_t bare, parens;  /* seen as `p`, seen as `(p)` (arity 0) */
   uint8_t used_outside;  /* used in a file not read through #include */
-  uint8_t lazy;          /* evaluated on demand, atom by atom (eval.c) */
+  uint8_t lazy;          /* evaluated on demand, key by key (eval.c) */
+  uint8_t *lazykey;      /* lazy: per argument, 1 when every use binds it
+                            (the key the answers are looked up by) */
+  uint32_t nkey;         /* lazy: key arguments; arity: asked with all known */
   uint32_t file, start, end;   /* first use, for messages */
   gdl_term *facts;       /* derived facts (atoms), insertion order */
   uint32_t n, cap;
@@ -344,11 +347,18 @@ struct gdl_ctx {
   int relaxed;                 /* `not` of a non-static relation holds */
   int nlazy;                   /* lazy relations (none: all materialised) */
   uint8_t *lazyval;            /* per atom of a lazy relation: 1 holds, 2 not */
-  uint32_t *lazyepoch;         /* ... as of this epoch of its phase */
+  uint32_t *lazyans;           /* per key term of a lazy relation: offset of
+                                  its answers in lazypool[its phase] */
+  uint32_t *lazyepoch;         /* either, as of this epoch of its phase */
   uint32_t lazycap;
+  gdl_term *lazypool[3];       /* per phase: answer lists, each a count then
+                                  the atoms; emptied with the phase */
+  uint32_t lazypooln[3], lazypoolcap[3];
   uint32_t epoch[3];           /* per phase: bumped when it is cleared */
   int lazy_found;              /* a lazy rule instance was found */
-  int lazy_mode;               /* emit() reports instead of inserting */
+  int lazy_mode;               /* emit() reports (LAZY_TEST) or collects
+                                  (LAZY_COLLECT) instead of inserting */
+  struct lazyout *lazy_out;    /* LAZY_COLLECT: where the answers go */
   int grounding;               /* rule instances go to ground_emit */
   ground_t *ground;            /* the grounded engine, when built */
   int ground_off;              /* built, but the interpreter is chosen */

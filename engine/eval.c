@@ -172,40 +172,44 @@ int eval_insert(gdl_ctx *ctx, uint32_t r, gdl_term atom)
   return 1;
 }
 
+void eval_drop(gdl_ctx *ctx, uint32_t r)
+{
+  rel_t *rel = &ctx->rels[r];
+  uint32_t i, a;
+  for (i = 0; i < rel->n; i++)
+    ctx->present[rel->facts[i]] = 0;
+  ctx->nfacts -= rel->n;
+  rel->n = 0;
+  for (a = 0; a < rel->nidx; a++) {
+    index_t *ix = &rel->idx[a];
+    if (!ix->used)
+      continue;
+    if (ix->mask > 4095 && ix->used * 8 < ix->mask) {
+      /* a table grown for far more facts than it holds (after
+       * grounding's relaxed fixpoint): let it be built afresh */
+      ctx_free(ctx, ix->head);
+      ctx_free(ctx, ix->val);
+      ctx_free(ctx, ix->chain);
+      ix->head = ix->val = ix->chain = NULL;
+      ix->chaincap = ix->mask = 0;
+    } else {
+      memset(ix->head, 0, (ix->mask + 1) * sizeof *ix->head);
+    }
+    ix->used = 0;
+  }
+}
+
 void eval_clear(gdl_ctx *ctx, int phase)
 {
-  uint32_t r, i, a;
+  uint32_t r, i;
   for (i = (uint32_t)phase; i < 3; i++) {
     ctx->epoch[i]++;
     if (i != P_STATIC)           /* static answers hold for good */
       ctx->lazypooln[i] = 0;
   }
-  for (r = 0; r < ctx->nrels; r++) {
-    rel_t *rel = &ctx->rels[r];
-    if (rel->phase < phase || rel->n == 0)
-      continue;
-    for (i = 0; i < rel->n; i++)
-      ctx->present[rel->facts[i]] = 0;
-    ctx->nfacts -= rel->n;
-    rel->n = 0;
-    for (a = 0; a < rel->nidx; a++) {
-      index_t *ix = &rel->idx[a];
-      if (!ix->used)
-        continue;
-      if (ix->mask > 4095 && ix->used * 8 < ix->mask) {
-        /* a table grown for far more facts than it holds (after
-         * grounding's relaxed fixpoint): let it be built afresh */
-        ctx_free(ctx, ix->head);
-        ctx_free(ctx, ix->val);
-        ctx_free(ctx, ix->chain);
-        ix->head = ix->val = ix->chain = NULL;
-        ix->chaincap = ix->mask = 0;
-      } else {
-        memset(ix->head, 0, (ix->mask + 1) * sizeof *ix->head);
-      }
-      ix->used = 0;
-    }
-  }
+  for (r = 0; r < ctx->nrels; r++)
+    if (ctx->rels[r].phase >= phase && ctx->rels[r].n)
+      eval_drop(ctx, r);
 }
 
 /* ---- matching --------------------------------------------------------- */

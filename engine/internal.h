@@ -235,6 +235,8 @@ typedef struct {
 void eval_phase(gdl_ctx *ctx, int phase);
 /* Empties the relations of a phase (and of the later phases). */
 void eval_clear(gdl_ctx *ctx, int phase);
+/* Empties one relation. */
+void eval_drop(gdl_ctx *ctx, uint32_t rel);
 /* Adds a fact; returns 1 when it is new. */
 int eval_insert(gdl_ctx *ctx, uint32_t rel, gdl_term atom);
 /* Builds the join orders of every rule (again = 1: of the rules that are

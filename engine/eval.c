@@ -10,11 +10,11 @@
  * insertion order, so the delta is a range [dlo, dhi) of indexes.
  *
  * A join runs the body literals in a planned order: positive literals that
- * have a known argument first (looked up through a per-argument index,
- * built the first time it is needed), `not` and `distinct` as soon as
- * their variables are bound.  So the order a rule's body is written in does
- * not matter.  Membership of a ground atom is one byte per term
- * (ctx->present), since terms are hash-consed.
+ * have a known argument first (looked up through an index on the known
+ * arguments, built the first time it is needed), `not` and `distinct` as
+ * soon as their variables are bound.  So the order a rule's body is
+ * written in does not matter.  Membership of a ground atom is one byte per
+ * term (ctx->present), since terms are hash-consed.
  *
  * Lazy relations.  Some relations are views meant to be asked with some
  * arguments known: chess's (threatened_with_capture ?owner ?cx ?cy ...) or
@@ -93,13 +93,29 @@ static uint32_t idx_first(const index_t *ix, gdl_term key)
   return 0;
 }
 
+/* The key of an index on several arguments (the bits of cols) for these
+ * argument values: a hash, never 0; facts that share one by chance are
+ * told apart by matching, as for any index. */
+static uint32_t cols_key(const gdl_term *args, uint32_t cols)
+{
+  uint32_t h = 0, i;
+  for (i = 0; cols; i++, cols >>= 1)
+    if (cols & 1)
+      h = (h ^ args[i]) * 0x9E3779B1u + i;
+  h ^= h >> 15;
+  return h ? h : 1;
+}
+
 /* The key of a fact in an index: the argument, or a sub-argument (0 when
  * the argument has no such part: the fact is not in the index, and no
- * pattern that needs the part can match it). */
+ * pattern that needs the part can match it), or the hash of several. */
 static gdl_term fact_key(const gdl_ctx *ctx, gdl_term atom, const index_t *ix)
 {
-  gdl_term a = TARG(ctx, atom, (uint32_t)ix->arg);
+  gdl_term a;
   const term_t *t;
+  if (ix->cols)
+    return cols_key(ctx->targs + ctx->terms[atom].args, ix->cols);
+  a = TARG(ctx, atom, (uint32_t)ix->arg);
   if (ix->sub < 0)
     return a;
   t = &ctx->terms[a];
@@ -133,19 +149,23 @@ static index_t *idx_built(gdl_ctx *ctx, uint32_t r, uint32_t slot)
   return ix;
 }
 
-/* The slot of the index on (arg, sub) of a relation, made when new; the
- * plans name indexes by slot, and they are built when first used. */
-static int32_t idx_slot(gdl_ctx *ctx, uint32_t r, int arg, int sub)
+/* The slot of the index on (arg, sub), or on the arguments cols, of a
+ * relation, made when new; the plans name indexes by slot, and they are
+ * built when first used. */
+static int32_t idx_slot(gdl_ctx *ctx, uint32_t r, int arg, int sub,
+                        uint32_t cols)
 {
   rel_t *rel = &ctx->rels[r];
   uint32_t i;
   for (i = 0; i < rel->nidx; i++)
-    if (rel->idx[i].arg == arg && rel->idx[i].sub == sub)
+    if (rel->idx[i].arg == arg && rel->idx[i].sub == sub &&
+        rel->idx[i].cols == cols)
       return (int32_t)i;
   rel->idx = ctx_realloc(ctx, rel->idx, (rel->nidx + 1) * sizeof *rel->idx);
   memset(&rel->idx[rel->nidx], 0, sizeof *rel->idx);
   rel->idx[rel->nidx].arg = (int16_t)arg;
   rel->idx[rel->nidx].sub = (int16_t)sub;
+  rel->idx[rel->nidx].cols = cols;
   return (int32_t)rel->nidx++;
 }
 
@@ -293,6 +313,18 @@ static gdl_term subst(gdl_ctx *ctx, gdl_term p, int create)
 gdl_term eval_subst(gdl_ctx *ctx, gdl_term p, int create)
 {
   return subst(ctx, p, create);
+}
+
+/* The key of the index on arguments `cols` that facts matching pattern
+ * pat (those arguments bound) have; 0 when no fact can match. */
+static gdl_term pattern_key(gdl_ctx *ctx, gdl_term pat, uint32_t cols)
+{
+  gdl_term v[32];
+  uint32_t a;
+  for (a = 0; a < 32 && (cols >> a); a++)
+    if (((cols >> a) & 1) && !(v[a] = subst(ctx, TARG(ctx, pat, a), 0)))
+      return 0;
+  return cols_key(v, cols);
 }
 
 /* ---- lazy relations --------------------------------------------------- */
@@ -622,7 +654,8 @@ static void join(gdl_ctx *ctx, const rule_t *r, const plan_t *p, uint32_t i,
       return;
     }
     if (s->key >= 0) {
-      gdl_term k = subst(ctx, s->keypat, 0);
+      gdl_term k = s->cols ? pattern_key(ctx, l->a, s->cols)
+                           : subst(ctx, s->keypat, 0);
       uint32_t next;
       if (!k)
         return;
@@ -833,8 +866,10 @@ static int all_bound(const gdl_ctx *ctx, gdl_term t, const uint8_t *bound)
 }
 
 /* Where to look for a positive literal's matches: -2 when the whole atom
- * is known (a lookup); else an index on the first argument whose value is
- * known, or failing that on a known part of an argument (so that
+ * is known (a lookup); else an index on the arguments whose values are
+ * known (all of them together when there are several: a plan with many
+ * head variables known, as a lazy relation's, relies on each of them), or
+ * failing that on a known part of an argument (so that
  * (true (cell ?x ?y b)) with ?x known looks only at the cells of row ?x);
  * else -1, a scan. */
 static void pick_key(gdl_ctx *ctx, uint32_t rel, gdl_term atom,
@@ -844,16 +879,31 @@ static void pick_key(gdl_ctx *ctx, uint32_t rel, gdl_term atom,
   uint32_t i, j;
   s->key = -1;
   s->keypat = 0;
+  s->cols = 0;
   if (allow_lookup && all_bound(ctx, atom, bound)) {
     s->key = -2;
     return;
   }
   if (x->kind != T_FN)
     return;
+  {
+    uint32_t cols = 0, n = 0;
+    for (i = 0; i < x->arity && i < 32; i++)
+      if (all_bound(ctx, TARG(ctx, atom, i), bound)) {
+        cols |= 1u << i;
+        n++;
+      }
+    if (n >= 2) {
+      s->keypat = atom;
+      s->cols = cols;
+      s->key = idx_slot(ctx, rel, -1, -1, cols);
+      return;
+    }
+  }
   for (i = 0; i < x->arity; i++)
     if (all_bound(ctx, TARG(ctx, atom, i), bound)) {
       s->keypat = TARG(ctx, atom, i);
-      s->key = idx_slot(ctx, rel, (int)i, -1);
+      s->key = idx_slot(ctx, rel, (int)i, -1, 0);
       return;
     }
   for (i = 0; i < ctx->terms[atom].arity; i++) {
@@ -863,7 +913,7 @@ static void pick_key(gdl_ctx *ctx, uint32_t rel, gdl_term atom,
     for (j = 0; j < ctx->terms[a].arity && j < 32767; j++)
       if (all_bound(ctx, TARG(ctx, a, j), bound)) {
         s->keypat = TARG(ctx, a, j);
-        s->key = idx_slot(ctx, rel, (int)i, (int)j);
+        s->key = idx_slot(ctx, rel, (int)i, (int)j, 0);
         return;
       }
   }
@@ -891,6 +941,7 @@ static void place(gdl_ctx *ctx, const rule_t *r, plan_t *p, uint32_t li,
   s->lit = li;
   s->key = -1;
   s->keypat = 0;
+  s->cols = 0;
   if (l->kind == L_POS)
     pick_key(ctx, l->rel, l->a, bound, !first, s);
   if (l->kind == L_POS)

@@ -151,6 +151,8 @@ typedef struct {
   int32_t key;           /* index of the relation to look in (rel_t.idx),
                             -1 none (scan), -2 the whole atom is known */
   gdl_term keypat;       /* the part of the atom whose value is known */
+  uint32_t cols;         /* or, for an index on several arguments, which
+                            (rel_t.idx[key].cols) */
 } step_t;
 
 typedef struct {
@@ -180,6 +182,8 @@ enum { P_STATIC, P_STATE, P_MOVE };
 typedef struct {
   int16_t arg, sub;      /* indexed on argument arg, or on argument sub of
                             argument arg when sub >= 0 */
+  uint32_t cols;         /* or, when not 0, on the arguments of these bits
+                            together (a hash of their values) */
   uint32_t *head;        /* map slot -> key term; 0 empty (NULL: not built) */
   uint32_t *val;         /* map slot -> last fact index + 1 */
   uint32_t mask;         /* slots - 1 */

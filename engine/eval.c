@@ -564,12 +564,11 @@ static int lazy_test(gdl_ctx *ctx, uint32_t rel, gdl_term pat)
 static void emit(gdl_ctx *ctx, const rule_t *r)
 {
   gdl_term h;
-  if (ctx->lazy_mode == LAZY_TEST) {   /* one instance is enough */
-    ctx->lazy_found = 1;
-    return;
-  }
-  if (ctx->lazy_mode == LAZY_COLLECT) {
-    lazy_collect(ctx, ctx->lazy_out, subst(ctx, r->head, 1));
+  if (ctx->lazy_mode) {          /* a lazy relation asked */
+    if (ctx->lazy_mode == LAZY_TEST)
+      ctx->lazy_found = 1;       /* one instance is enough */
+    else
+      lazy_collect(ctx, ctx->lazy_out, subst(ctx, r->head, 1));
     return;
   }
   if (ctx->grounding) {          /* instantiating: ground.c records it */

@@ -10,21 +10,33 @@
  * insertion order, so the delta is a range [dlo, dhi) of indexes.
  *
  * A join runs the body literals in a planned order: positive literals that
- * have a known argument first (looked up through a per-argument index,
- * built the first time it is needed), `not` and `distinct` as soon as
- * their variables are bound.  So the order a rule's body is written in does
- * not matter.  Membership of a ground atom is one byte per term
- * (ctx->present), since terms are hash-consed.
+ * have a known argument first (looked up through an index on the known
+ * arguments, built the first time it is needed), `not` and `distinct` as
+ * soon as their variables are bound.  So the order a rule's body is
+ * written in does not matter.  Membership of a ground atom is one byte per
+ * term (ctx->present), since terms are hash-consed.
  *
- * Lazy relations.  Some relations are views meant to be asked with every
- * argument known: chess's (threatened_with_capture ?owner ?cx ?cy ...) or
- * sudoku's exactlyFirst, whose full extension has millions of facts.  A
- * relation that is not recursive, has no facts of its own, is no keyword,
- * and is only ever used with all its variables bound by other literals is
- * made lazy: it is never materialised; a literal over it is a test, run
- * when its atom is ground, by joining each of its rules with the head
- * matched to that atom (top-down, one level at a time), and the answer is
- * remembered until its phase is cleared.
+ * Lazy relations.  Some relations are views meant to be asked with some
+ * arguments known: chess's (threatened_with_capture ?owner ?cx ?cy ...) or
+ * sudoku's exactlyFirst with all of them, mummy maze's (movetoward ?x ?y
+ * ?ex ?ey ?card) with all but the last; their full extensions have
+ * millions of facts.  A relation that is not recursive, has no facts of
+ * its own, is no keyword, and could be large (size_bound) is made lazy
+ * when the argument positions that every rule using it binds by other
+ * literals, its key, are not none (choose_lazy: the intersection over the
+ * uses; an atom without arguments is asked whole).  It is never
+ * materialised.  A literal over it, reached with its key arguments bound,
+ * is answered top-down: the key is looked up in a memo valid for the
+ * current epoch of the relation's phase; when missing, each of its rules
+ * is joined with the head's key arguments matched (the plan r->lazy knows
+ * them), and every head atom derived goes into the answer list of that key
+ * (ctx->lazypool, in the order found, without repeats).  The literal then
+ * matches those answers as it would scan facts.  A literal with the whole
+ * atom bound, and every `not`, is a test: for a relation whose key is all
+ * its arguments, the rules are joined with the head matched to the atom
+ * and the first instance answers (remembered per atom); for one with a
+ * smaller key, the atom is looked for among its key's answers.  A question
+ * (gdl_query) or grounding materialises them again (eval_unlazy).
  */
 #include <string.h>
 
@@ -81,13 +93,29 @@ static uint32_t idx_first(const index_t *ix, gdl_term key)
   return 0;
 }
 
+/* The key of an index on several arguments (the bits of cols) for these
+ * argument values: a hash, never 0; facts that share one by chance are
+ * told apart by matching, as for any index. */
+static uint32_t cols_key(const gdl_term *args, uint32_t cols)
+{
+  uint32_t h = 0, i;
+  for (i = 0; cols; i++, cols >>= 1)
+    if (cols & 1)
+      h = (h ^ args[i]) * 0x9E3779B1u + i;
+  h ^= h >> 15;
+  return h ? h : 1;
+}
+
 /* The key of a fact in an index: the argument, or a sub-argument (0 when
  * the argument has no such part: the fact is not in the index, and no
- * pattern that needs the part can match it). */
+ * pattern that needs the part can match it), or the hash of several. */
 static gdl_term fact_key(const gdl_ctx *ctx, gdl_term atom, const index_t *ix)
 {
-  gdl_term a = TARG(ctx, atom, (uint32_t)ix->arg);
+  gdl_term a;
   const term_t *t;
+  if (ix->cols)
+    return cols_key(ctx->targs + ctx->terms[atom].args, ix->cols);
+  a = TARG(ctx, atom, (uint32_t)ix->arg);
   if (ix->sub < 0)
     return a;
   t = &ctx->terms[a];
@@ -121,19 +149,23 @@ static index_t *idx_built(gdl_ctx *ctx, uint32_t r, uint32_t slot)
   return ix;
 }
 
-/* The slot of the index on (arg, sub) of a relation, made when new; the
- * plans name indexes by slot, and they are built when first used. */
-static int32_t idx_slot(gdl_ctx *ctx, uint32_t r, int arg, int sub)
+/* The slot of the index on (arg, sub), or on the arguments cols, of a
+ * relation, made when new; the plans name indexes by slot, and they are
+ * built when first used. */
+static int32_t idx_slot(gdl_ctx *ctx, uint32_t r, int arg, int sub,
+                        uint32_t cols)
 {
   rel_t *rel = &ctx->rels[r];
   uint32_t i;
   for (i = 0; i < rel->nidx; i++)
-    if (rel->idx[i].arg == arg && rel->idx[i].sub == sub)
+    if (rel->idx[i].arg == arg && rel->idx[i].sub == sub &&
+        rel->idx[i].cols == cols)
       return (int32_t)i;
   rel->idx = ctx_realloc(ctx, rel->idx, (rel->nidx + 1) * sizeof *rel->idx);
   memset(&rel->idx[rel->nidx], 0, sizeof *rel->idx);
   rel->idx[rel->nidx].arg = (int16_t)arg;
   rel->idx[rel->nidx].sub = (int16_t)sub;
+  rel->idx[rel->nidx].cols = cols;
   return (int32_t)rel->nidx++;
 }
 
@@ -160,37 +192,44 @@ int eval_insert(gdl_ctx *ctx, uint32_t r, gdl_term atom)
   return 1;
 }
 
+void eval_drop(gdl_ctx *ctx, uint32_t r)
+{
+  rel_t *rel = &ctx->rels[r];
+  uint32_t i, a;
+  for (i = 0; i < rel->n; i++)
+    ctx->present[rel->facts[i]] = 0;
+  ctx->nfacts -= rel->n;
+  rel->n = 0;
+  for (a = 0; a < rel->nidx; a++) {
+    index_t *ix = &rel->idx[a];
+    if (!ix->used)
+      continue;
+    if (ix->mask > 4095 && ix->used * 8 < ix->mask) {
+      /* a table grown for far more facts than it holds (after
+       * grounding's relaxed fixpoint): let it be built afresh */
+      ctx_free(ctx, ix->head);
+      ctx_free(ctx, ix->val);
+      ctx_free(ctx, ix->chain);
+      ix->head = ix->val = ix->chain = NULL;
+      ix->chaincap = ix->mask = 0;
+    } else {
+      memset(ix->head, 0, (ix->mask + 1) * sizeof *ix->head);
+    }
+    ix->used = 0;
+  }
+}
+
 void eval_clear(gdl_ctx *ctx, int phase)
 {
-  uint32_t r, i, a;
-  for (i = (uint32_t)phase; i < 3; i++)
+  uint32_t r, i;
+  for (i = (uint32_t)phase; i < 3; i++) {
     ctx->epoch[i]++;
-  for (r = 0; r < ctx->nrels; r++) {
-    rel_t *rel = &ctx->rels[r];
-    if (rel->phase < phase || rel->n == 0)
-      continue;
-    for (i = 0; i < rel->n; i++)
-      ctx->present[rel->facts[i]] = 0;
-    ctx->nfacts -= rel->n;
-    rel->n = 0;
-    for (a = 0; a < rel->nidx; a++) {
-      index_t *ix = &rel->idx[a];
-      if (!ix->used)
-        continue;
-      if (ix->mask > 4095 && ix->used * 8 < ix->mask) {
-        /* a table grown for far more facts than it holds (after
-         * grounding's relaxed fixpoint): let it be built afresh */
-        ctx_free(ctx, ix->head);
-        ctx_free(ctx, ix->val);
-        ctx_free(ctx, ix->chain);
-        ix->head = ix->val = ix->chain = NULL;
-        ix->chaincap = ix->mask = 0;
-      } else {
-        memset(ix->head, 0, (ix->mask + 1) * sizeof *ix->head);
-      }
-      ix->used = 0;
-    }
+    if (i != P_STATIC)           /* static answers hold for good */
+      ctx->lazypooln[i] = 0;
   }
+  for (r = 0; r < ctx->nrels; r++)
+    if (ctx->rels[r].phase >= phase && ctx->rels[r].n)
+      eval_drop(ctx, r);
 }
 
 /* ---- matching --------------------------------------------------------- */
@@ -290,30 +329,88 @@ gdl_term eval_subst(gdl_ctx *ctx, gdl_term p, int create)
   return subst(ctx, p, create);
 }
 
+/* The key of the index on arguments `cols` that facts matching pattern
+ * pat (those arguments bound) have; 0 when no fact can match. */
+static gdl_term pattern_key(gdl_ctx *ctx, gdl_term pat, uint32_t cols)
+{
+  gdl_term v[32];
+  uint32_t a;
+  for (a = 0; a < 32 && (cols >> a); a++)
+    if (((cols >> a) & 1) && !(v[a] = subst(ctx, TARG(ctx, pat, a), 0)))
+      return 0;
+  return cols_key(v, cols);
+}
+
 /* ---- lazy relations --------------------------------------------------- */
 
 static void join(gdl_ctx *ctx, const rule_t *r, const plan_t *p, uint32_t i,
                  int delta);
 
+/* What emit() does with a rule instance while a lazy relation is asked. */
+enum { LAZY_OFF, LAZY_TEST, LAZY_COLLECT };
+
+/* The answers found for one key, in the order found, without repeats (a
+ * hash set over them once there are more than a few). */
+struct lazyout {
+  gdl_term *v;
+  uint32_t n, cap;
+  uint32_t *set;         /* slot -> answer, 0 empty; NULL while n <= 8 */
+  uint32_t mask;
+};
+
+/* Memo entries are valid for one epoch of the relation's phase (static
+ * ones for good). */
+static uint32_t lazy_epoch(const gdl_ctx *ctx, const rel_t *R)
+{
+  return R->phase == P_STATIC ? 1 : ctx->epoch[R->phase] + 2;
+}
+
+/* Makes room in the memo for term t. */
+static void lazy_memo_room(gdl_ctx *ctx, gdl_term t)
+{
+  uint32_t old = ctx->lazycap;
+  if (t < old)
+    return;
+  GROW(ctx, ctx->lazyepoch, ctx->lazycap, t);
+  ctx->lazyval = ctx_realloc(ctx, ctx->lazyval, ctx->lazycap);
+  memset(ctx->lazyval + old, 0, ctx->lazycap - old);
+  ctx->lazyans = ctx_realloc(ctx, ctx->lazyans,
+                             ctx->lazycap * sizeof *ctx->lazyans);
+}
+
+/* A nested evaluation runs in the middle of another rule's join: its
+ * bindings are put aside (a block returned), and given back after. */
+static gdl_term *bind_save(gdl_ctx *ctx, uint32_t *ntrail)
+{
+  uint32_t n = ctx->bindcap;
+  gdl_term *save = ctx_alloc(ctx, (size_t)n * 2 * sizeof *save);
+  COPY(save, ctx->bind, n * sizeof *save);
+  COPY(save + n, ctx->trail, n * sizeof *save);
+  *ntrail = ctx->ntrail;
+  return save;
+}
+
+static void bind_restore(gdl_ctx *ctx, gdl_term *save, uint32_t ntrail)
+{
+  uint32_t n = ctx->bindcap;
+  COPY(ctx->bind, save, n * sizeof *save);
+  COPY(ctx->trail, save + n, n * sizeof *save);
+  ctx->ntrail = ntrail;
+  ctx_free(ctx, save);
+}
+
 /* Whether the ground atom t of lazy relation rel holds. */
 static int lazy_holds(gdl_ctx *ctx, uint32_t rel, gdl_term t)
 {
   rel_t *R = &ctx->rels[rel];
-  uint32_t ep = R->phase == P_STATIC ? 1 : ctx->epoch[R->phase] + 2, i;
-  uint32_t nsave, trail;
+  uint32_t ep = lazy_epoch(ctx, R), i, trail;
   gdl_term *save;
   int found = 0, mode = ctx->lazy_mode, was = ctx->lazy_found;
   if (t < ctx->lazycap && ctx->lazyepoch[t] == ep)
     return ctx->lazyval[t] == 1;
   POLL(ctx);
-  /* this test runs in the middle of another rule's join: keep its
-   * bindings aside, and give them back after */
-  nsave = ctx->bindcap;
-  trail = ctx->ntrail;
-  save = ctx_alloc(ctx, (size_t)nsave * 2 * sizeof *save);
-  COPY(save, ctx->bind, nsave * sizeof *save);
-  COPY(save + nsave, ctx->trail, nsave * sizeof *save);
-  ctx->lazy_mode = 1;
+  save = bind_save(ctx, &trail);
+  ctx->lazy_mode = LAZY_TEST;
   for (i = 0; i < ctx->nrules && !found; i++) {
     const rule_t *r = &ctx->rules[i];
     if (r->rel != rel)
@@ -328,19 +425,152 @@ static int lazy_holds(gdl_ctx *ctx, uint32_t rel, gdl_term t)
   }
   ctx->lazy_mode = mode;
   ctx->lazy_found = was;
-  COPY(ctx->bind, save, nsave * sizeof *save);
-  COPY(ctx->trail, save + nsave, nsave * sizeof *save);
-  ctx->ntrail = trail;
-  ctx_free(ctx, save);
-  if (t >= ctx->lazycap) {
-    uint32_t old = ctx->lazycap;
-    GROW(ctx, ctx->lazyepoch, ctx->lazycap, t);
-    ctx->lazyval = ctx_realloc(ctx, ctx->lazyval, ctx->lazycap);
-    memset(ctx->lazyval + old, 0, ctx->lazycap - old);
-  }
+  bind_restore(ctx, save, trail);
+  lazy_memo_room(ctx, t);
   ctx->lazyepoch[t] = ep;
   ctx->lazyval[t] = found ? 1 : 2;
   return found;
+}
+
+static void out_set_put(struct lazyout *o, gdl_term h)
+{
+  uint32_t j;
+  for (j = (h * 2654435761u) & o->mask; o->set[j]; j = (j + 1) & o->mask)
+    ;
+  o->set[j] = h;
+}
+
+/* Adds an answer found for the key being asked (LAZY_COLLECT). */
+static void lazy_collect(gdl_ctx *ctx, struct lazyout *o, gdl_term h)
+{
+  uint32_t i, j;
+  if (o->set) {
+    for (j = (h * 2654435761u) & o->mask; o->set[j]; j = (j + 1) & o->mask)
+      if (o->set[j] == h)
+        return;
+  } else {
+    for (i = 0; i < o->n; i++)
+      if (o->v[i] == h)
+        return;
+  }
+  GROW(ctx, o->v, o->cap, o->n);
+  o->v[o->n++] = h;
+  if (o->n > 8 && o->n * 2 > o->mask) {
+    uint32_t cap = o->mask ? (o->mask + 1) * 2 : 32;
+    uint32_t *set = ctx_alloc(ctx, cap * sizeof *set);
+    ctx_free(ctx, o->set);
+    o->set = set;
+    o->mask = cap - 1;
+    for (i = 0; i < o->n; i++)
+      out_set_put(o, o->v[i]);
+  } else if (o->set) {
+    out_set_put(o, h);
+  }
+}
+
+/* The key of a literal over lazy relation R with the current bindings: the
+ * atom with its key arguments' values and a variable elsewhere.  Not
+ * ground, so never a fact nor an atom lazy_holds() remembers. */
+static gdl_term lazy_key(gdl_ctx *ctx, const rel_t *R, gdl_term pat)
+{
+  gdl_term args[32], *argv = args, hole = term_var(ctx, 0), k;
+  uint32_t i;
+  if (R->arity > 32)
+    argv = ctx_alloc(ctx, R->arity * sizeof *argv);
+  for (i = 0; i < R->arity; i++) {
+    argv[i] = R->lazykey[i] ? subst(ctx, TARG(ctx, pat, i), 1) : hole;
+    if (!argv[i])                /* the plan binds every key argument */
+      ctx_throw(ctx, GDL_ELIMIT, "internal error: relation %s/%u asked "
+                "with key argument %u unknown", sym_text(ctx, R->sym),
+                R->arity, i + 1);
+  }
+  k = term_fn(ctx, R->sym, R->arity, argv);
+  if (argv != args)
+    ctx_free(ctx, argv);
+  return k;
+}
+
+/* The atoms of lazy relation rel that match the key arguments of pattern
+ * pat (as bound now): an offset in ctx->lazypool[phase], where the count
+ * is followed by the atoms, found by joining each of its rules with the
+ * head's key arguments matched, and remembered for the epoch. */
+static uint32_t lazy_answers(gdl_ctx *ctx, uint32_t rel, gdl_term pat)
+{
+  rel_t *R = &ctx->rels[rel];
+  uint32_t ep = lazy_epoch(ctx, R), ph = R->phase, i, a, trail, off;
+  gdl_term key = lazy_key(ctx, R, pat), *save;
+  struct lazyout out, *prev = ctx->lazy_out;
+  int mode = ctx->lazy_mode;
+  if (key < ctx->lazycap && ctx->lazyepoch[key] == ep)
+    return ctx->lazyans[key];
+  POLL(ctx);
+  memset(&out, 0, sizeof out);
+  save = bind_save(ctx, &trail);
+  ctx->lazy_mode = LAZY_COLLECT;
+  ctx->lazy_out = &out;
+  for (i = 0; i < ctx->nrules; i++) {
+    const rule_t *r = &ctx->rules[i];
+    if (r->rel != rel)
+      continue;
+    memset(ctx->bind, 0, (r->nvars + 1) * sizeof *ctx->bind);
+    ctx->ntrail = 0;
+    for (a = 0; a < R->arity; a++)
+      if (R->lazykey[a] &&
+          !eval_match(ctx, TARG(ctx, r->head, a), TARG(ctx, key, a)))
+        break;
+    if (a == R->arity)
+      join(ctx, r, &r->lazy, 0, 0);
+  }
+  ctx->lazy_mode = mode;
+  ctx->lazy_out = prev;
+  bind_restore(ctx, save, trail);
+  off = ctx->lazypooln[ph];
+  GROW(ctx, ctx->lazypool[ph], ctx->lazypoolcap[ph], off + out.n);
+  ctx->lazypool[ph][off] = out.n;
+  COPY(ctx->lazypool[ph] + off + 1, out.v, out.n * sizeof *out.v);
+  ctx->lazypooln[ph] = off + out.n + 1;
+  ctx_free(ctx, out.v);
+  ctx_free(ctx, out.set);
+  lazy_memo_room(ctx, key);
+  ctx->lazyepoch[key] = ep;
+  ctx->lazyans[key] = off;
+  return off;
+}
+
+/* Whether the atom of pattern pat (every variable bound) holds, for a lazy
+ * relation asked by a key smaller than the atom: it is among the answers
+ * for its key, which the other atoms with that key share. */
+static int lazy_member(gdl_ctx *ctx, uint32_t rel, gdl_term pat)
+{
+  const rel_t *R = &ctx->rels[rel];
+  uint32_t ph = R->phase, ep = lazy_epoch(ctx, R), off, n, j;
+  gdl_term t;
+  int found = 0;
+  off = lazy_answers(ctx, rel, pat);
+  n = ctx->lazypool[ph][off];
+  t = subst(ctx, pat, 0);        /* an answer is a term that exists */
+  if (!t || n == 0)
+    return 0;
+  if (n > 16 && t < ctx->lazycap && ctx->lazyepoch[t] == ep)
+    return ctx->lazyval[t] == 1;
+  for (j = 1; j <= n && !found; j++)
+    found = ctx->lazypool[ph][off + j] == t;
+  if (n > 16) {                  /* remember it rather than scan again */
+    lazy_memo_room(ctx, t);
+    ctx->lazyepoch[t] = ep;
+    ctx->lazyval[t] = found ? 1 : 2;
+  }
+  return found;
+}
+
+/* Whether the atom of pattern pat (every variable bound) of lazy relation
+ * rel holds. */
+static int lazy_test(gdl_ctx *ctx, uint32_t rel, gdl_term pat)
+{
+  const rel_t *R = &ctx->rels[rel];
+  if (R->nkey < R->arity)
+    return lazy_member(ctx, rel, pat);
+  return lazy_holds(ctx, rel, subst(ctx, pat, 1));
 }
 
 /* ---- joins ------------------------------------------------------------ */
@@ -348,8 +578,11 @@ static int lazy_holds(gdl_ctx *ctx, uint32_t rel, gdl_term t)
 static void emit(gdl_ctx *ctx, const rule_t *r)
 {
   gdl_term h;
-  if (ctx->lazy_mode) {          /* a lazy test: one instance is enough */
-    ctx->lazy_found = 1;
+  if (ctx->lazy_mode) {          /* a lazy relation asked */
+    if (ctx->lazy_mode == LAZY_TEST)
+      ctx->lazy_found = 1;       /* one instance is enough */
+    else
+      lazy_collect(ctx, ctx->lazy_out, subst(ctx, r->head, 1));
     return;
   }
   if (ctx->grounding) {          /* instantiating: ground.c records it */
@@ -375,6 +608,34 @@ static void emit(gdl_ctx *ctx, const rule_t *r)
     eval_insert(ctx, r->rel, h);
 }
 
+/* Step i of a plan, a literal over a lazy relation: a test under `not`
+ * or when the plan has bound its whole atom, else a scan of the answers
+ * for its key.  (Apart from join(), whose every other step is hotter.) */
+static void join_lazy(gdl_ctx *ctx, const rule_t *r, const plan_t *p,
+                      uint32_t i, int delta)
+{
+  const step_t *s = &p->steps[i];
+  const lit_t *l = &r->body[s->lit];
+  uint32_t ph = ctx->rels[l->rel].phase, off, j, mark = ctx->ntrail;
+  if (l->kind == L_NEG) {
+    if (!lazy_test(ctx, l->rel, l->a))
+      join(ctx, r, p, i + 1, delta);
+    return;
+  }
+  if (s->key == -2) {
+    if (lazy_test(ctx, l->rel, l->a))
+      join(ctx, r, p, i + 1, delta);
+    return;
+  }
+  off = lazy_answers(ctx, l->rel, l->a);
+  for (j = 1; j <= ctx->lazypool[ph][off]; j++) {
+    POLL(ctx);                   /* (the pool may move while joining) */
+    if (eval_match(ctx, l->a, ctx->lazypool[ph][off + j]))
+      join(ctx, r, p, i + 1, delta);
+    undo(ctx, mark);
+  }
+}
+
 static void join(gdl_ctx *ctx, const rule_t *r, const plan_t *p, uint32_t i,
                  int delta)
 {
@@ -384,7 +645,7 @@ static void join(gdl_ctx *ctx, const rule_t *r, const plan_t *p, uint32_t i,
     emit(ctx, r);
     return;
   }
-  if (ctx->lazy_mode && ctx->lazy_found)
+  if (ctx->lazy_mode == LAZY_TEST && ctx->lazy_found)
     return;                      /* the test is answered */
   s = &p->steps[i];
   l = &r->body[s->lit];
@@ -392,9 +653,7 @@ static void join(gdl_ctx *ctx, const rule_t *r, const plan_t *p, uint32_t i,
   case L_POS: {
     uint32_t lo = 0, hi = ctx->rels[l->rel].n, fi, mark = ctx->ntrail;
     if (ctx->rels[l->rel].lazy) {
-      gdl_term t = subst(ctx, l->a, 1);
-      if (lazy_holds(ctx, l->rel, t))
-        join(ctx, r, p, i + 1, delta);
+      join_lazy(ctx, r, p, i, delta);
       return;
     }
     if (delta && i == 0) {
@@ -408,7 +667,8 @@ static void join(gdl_ctx *ctx, const rule_t *r, const plan_t *p, uint32_t i,
       return;
     }
     if (s->key >= 0) {
-      gdl_term k = subst(ctx, s->keypat, 0);
+      gdl_term k = s->cols ? pattern_key(ctx, l->a, s->cols)
+                           : subst(ctx, s->keypat, 0);
       uint32_t next;
       if (!k)
         return;
@@ -438,8 +698,7 @@ static void join(gdl_ctx *ctx, const rule_t *r, const plan_t *p, uint32_t i,
   case L_NEG: {
     const rel_t *nr = &ctx->rels[l->rel];
     if (nr->lazy && !(ctx->relaxed && nr->phase != P_STATIC)) {
-      if (!lazy_holds(ctx, l->rel, subst(ctx, l->a, 1)))
-        join(ctx, r, p, i + 1, delta);
+      join_lazy(ctx, r, p, i, delta);
       return;
     }
     if (ctx->relaxed && nr->phase != P_STATIC) {
@@ -499,6 +758,8 @@ void eval_unlazy(gdl_ctx *ctx, int upto, int rel)
   uint8_t *cone = ctx_alloc(ctx, ctx->nrels + 1);
   uint32_t i, j;
   int changed = 1;
+  ctx->lazy_mode = LAZY_OFF;
+  ctx->lazy_out = NULL;
   for (i = 0; i < ctx->nrels; i++)
     cone[i] = rel < 0 || (int)i == rel;
   while (changed) {
@@ -577,6 +838,8 @@ static void eval_scc(gdl_ctx *ctx, const scc_t *s)
 void eval_phase(gdl_ctx *ctx, int phase)
 {
   uint32_t i;
+  ctx->lazy_mode = LAZY_OFF;     /* after a limit stopped a nested one */
+  ctx->lazy_out = NULL;
   for (i = 0; i < ctx->nsccs; i++) {
     const scc_t *s = &ctx->sccs[i];
     if (s->phase == phase && s->nrules &&
@@ -616,8 +879,10 @@ static int all_bound(const gdl_ctx *ctx, gdl_term t, const uint8_t *bound)
 }
 
 /* Where to look for a positive literal's matches: -2 when the whole atom
- * is known (a lookup); else an index on the first argument whose value is
- * known, or failing that on a known part of an argument (so that
+ * is known (a lookup); else an index on the arguments whose values are
+ * known (all of them together when there are several: a plan with many
+ * head variables known, as a lazy relation's, relies on each of them), or
+ * failing that on a known part of an argument (so that
  * (true (cell ?x ?y b)) with ?x known looks only at the cells of row ?x);
  * else -1, a scan. */
 static void pick_key(gdl_ctx *ctx, uint32_t rel, gdl_term atom,
@@ -627,16 +892,31 @@ static void pick_key(gdl_ctx *ctx, uint32_t rel, gdl_term atom,
   uint32_t i, j;
   s->key = -1;
   s->keypat = 0;
+  s->cols = 0;
   if (allow_lookup && all_bound(ctx, atom, bound)) {
     s->key = -2;
     return;
   }
   if (x->kind != T_FN)
     return;
+  {
+    uint32_t cols = 0, n = 0;
+    for (i = 0; i < x->arity && i < 32; i++)
+      if (all_bound(ctx, TARG(ctx, atom, i), bound)) {
+        cols |= 1u << i;
+        n++;
+      }
+    if (n >= 2) {
+      s->keypat = atom;
+      s->cols = cols;
+      s->key = idx_slot(ctx, rel, -1, -1, cols);
+      return;
+    }
+  }
   for (i = 0; i < x->arity; i++)
     if (all_bound(ctx, TARG(ctx, atom, i), bound)) {
       s->keypat = TARG(ctx, atom, i);
-      s->key = idx_slot(ctx, rel, (int)i, -1);
+      s->key = idx_slot(ctx, rel, (int)i, -1, 0);
       return;
     }
   for (i = 0; i < ctx->terms[atom].arity; i++) {
@@ -646,10 +926,24 @@ static void pick_key(gdl_ctx *ctx, uint32_t rel, gdl_term atom,
     for (j = 0; j < ctx->terms[a].arity && j < 32767; j++)
       if (all_bound(ctx, TARG(ctx, a, j), bound)) {
         s->keypat = TARG(ctx, a, j);
-        s->key = idx_slot(ctx, rel, (int)i, (int)j);
+        s->key = idx_slot(ctx, rel, (int)i, (int)j, 0);
         return;
       }
   }
+}
+
+/* Whether the key arguments of a literal over a lazy relation are bound
+ * (all of them for a relation asked with every argument known). */
+static int key_bound(const gdl_ctx *ctx, const lit_t *l, const uint8_t *bound)
+{
+  const rel_t *R = &ctx->rels[l->rel];
+  uint32_t k;
+  if (R->nkey == R->arity)
+    return all_bound(ctx, l->a, bound);
+  for (k = 0; k < R->arity; k++)
+    if (R->lazykey[k] && !all_bound(ctx, TARG(ctx, l->a, k), bound))
+      return 0;
+  return 1;
 }
 
 static void place(gdl_ctx *ctx, const rule_t *r, plan_t *p, uint32_t li,
@@ -660,6 +954,7 @@ static void place(gdl_ctx *ctx, const rule_t *r, plan_t *p, uint32_t li,
   s->lit = li;
   s->key = -1;
   s->keypat = 0;
+  s->cols = 0;
   if (l->kind == L_POS)
     pick_key(ctx, l->rel, l->a, bound, !first, s);
   if (l->kind == L_POS)
@@ -671,7 +966,7 @@ static int ready(const gdl_ctx *ctx, const lit_t *l, const uint8_t *bound)
 {
   switch (l->kind) {
   case L_POS:
-    return ctx->rels[l->rel].lazy && all_bound(ctx, l->a, bound);
+    return ctx->rels[l->rel].lazy && key_bound(ctx, l, bound);
   case L_NEG:
     return all_bound(ctx, l->a, bound);
   case L_DISTINCT:
@@ -724,10 +1019,12 @@ static double lit_cost(const gdl_ctx *ctx, const lit_t *l,
   return c;
 }
 
-/* Greedy join order: filters as soon as they can run; then the positive
- * literal expected to match least, ties going to the one written first. */
+/* Greedy join order: filters, and literals over lazy relations, as soon
+ * as they can run; then the positive literal expected to match least, ties
+ * going to the one written first.  With head_key, the head's key
+ * arguments are known (a lazy relation asked by key). */
 static void make_plan(gdl_ctx *ctx, const rule_t *r, int first, plan_t *p,
-                      int head_known)
+                      const uint8_t *head_key)
 {
   uint8_t *bound = ctx_alloc(ctx, r->nvars + 1);
   uint8_t *placed = ctx_alloc(ctx, r->nbody + 1);
@@ -735,8 +1032,10 @@ static void make_plan(gdl_ctx *ctx, const rule_t *r, int first, plan_t *p,
   if (!p->steps)
     p->steps = ctx_arena(ctx, (r->nbody + 1) * sizeof *p->steps);
   p->n = 0;
-  if (head_known)
-    mark_vars(ctx, r->head, bound);
+  if (head_key)
+    for (i = 0; i < ctx->rels[r->rel].arity; i++)
+      if (head_key[i])
+        mark_vars(ctx, TARG(ctx, r->head, i), bound);
   if (first >= 0)
     place(ctx, r, p, (uint32_t)first, bound, placed, 1);
   for (;;) {
@@ -756,6 +1055,10 @@ static void make_plan(gdl_ctx *ctx, const rule_t *r, int first, plan_t *p,
         best = (int)i;
       }
     }
+    for (i = 0; best < 0 && i < r->nbody; i++)
+      if (!placed[i] && r->body[i].kind == L_POS)
+        best = (int)i;   /* lazy, key unknown: only in a plan that runs
+                            once the relation is materialised */
     if (best < 0)
       break;
     place(ctx, r, p, (uint32_t)best, bound, placed, 0);
@@ -816,13 +1119,16 @@ static double size_bound(gdl_ctx *ctx, uint32_t rel, double *est)
 /* Which relations are lazy (see the top of this file): candidates are the
  * non-keyword relations with rules only, none recursive, whose full
  * extension could be large (over a million facts by size_bound: a small
- * relation is a better generator than a test); a candidate
- * stays one while, in every rule that uses it, its literal's variables
- * are all bound by positive literals over relations that are not
- * candidates.  Repeated until nothing changes. */
+ * relation is a better generator than a lookup).  Each starts with every
+ * argument in its key; then, in every rule that uses a candidate, the
+ * arguments of its literal that are not bound by the positive literals
+ * over relations that are not candidates (nor by the head's key, when the
+ * rule's own relation is one) leave the key.  A relation whose key
+ * becomes empty (arity 0 aside: asked whole) is no candidate any more.
+ * Repeated until nothing changes: keys only shrink. */
 static void choose_lazy(gdl_ctx *ctx)
 {
-  uint32_t i, j;
+  uint32_t i, j, k;
   int changed = 1;
   double *est = ctx_alloc(ctx, (ctx->nrels + 1) * sizeof *est);
   for (i = 0; i < ctx->nrels; i++)
@@ -838,10 +1144,19 @@ static void choose_lazy(gdl_ctx *ctx)
     if (ctx->sccs[r->scc].recursive)
       ctx->rels[r->rel].lazy = 0;
   }
+  for (i = 0; i < ctx->nrels; i++) {
+    rel_t *R = &ctx->rels[i];
+    if (!R->lazy)
+      continue;
+    R->lazykey = ctx_arena(ctx, R->arity + 1);
+    memset(R->lazykey, 1, R->arity);
+    R->nkey = R->arity;
+  }
   while (changed) {
     changed = 0;
     for (i = 0; i < ctx->nrules; i++) {
       const rule_t *r = &ctx->rules[i];
+      const rel_t *H = &ctx->rels[r->rel];
       uint8_t *bound;
       int any = 0;
       for (j = 0; j < r->nbody; j++)
@@ -850,18 +1165,26 @@ static void choose_lazy(gdl_ctx *ctx)
       if (!any)
         continue;
       bound = ctx_alloc(ctx, r->nvars + 1);
-      if (ctx->rels[r->rel].lazy)      /* asked with its head known */
-        vars_of(ctx, r->head, bound);
+      if (H->lazy)                     /* asked with its head's key known */
+        for (k = 0; k < H->arity; k++)
+          if (H->lazykey[k])
+            vars_of(ctx, TARG(ctx, r->head, k), bound);
       for (j = 0; j < r->nbody; j++)
         if (r->body[j].kind == L_POS && !ctx->rels[r->body[j].rel].lazy)
           vars_of(ctx, r->body[j].a, bound);
       for (j = 0; j < r->nbody; j++) {
         const lit_t *l = &r->body[j];
-        if (l->kind == L_POS && ctx->rels[l->rel].lazy &&
-            !all_bound(ctx, l->a, bound)) {
-          ctx->rels[l->rel].lazy = 0;
-          changed = 1;
-        }
+        rel_t *L = &ctx->rels[l->rel];
+        if (l->kind != L_POS || !L->lazy)
+          continue;
+        for (k = 0; k < L->arity; k++)
+          if (L->lazykey[k] && !all_bound(ctx, TARG(ctx, l->a, k), bound)) {
+            L->lazykey[k] = 0;
+            L->nkey--;
+            changed = 1;
+          }
+        if (L->nkey == 0 && L->arity > 0)
+          L->lazy = 0;
       }
       ctx_free(ctx, bound);
     }
@@ -892,14 +1215,14 @@ void eval_plan(gdl_ctx *ctx, int again)
       continue;
     if (r->nvars + 1 > maxv)
       maxv = r->nvars + 1;
-    make_plan(ctx, r, -1, &r->full, 0);
+    make_plan(ctx, r, -1, &r->full, NULL);
     if (ctx->rels[r->rel].lazy)
-      make_plan(ctx, r, -1, &r->lazy, 1);
+      make_plan(ctx, r, -1, &r->lazy, ctx->rels[r->rel].lazykey);
     if (!r->delta)
       r->delta = ctx_arena(ctx, (r->nbody + 1) * sizeof *r->delta);
     for (j = 0; j < r->nbody; j++)
       if (r->body[j].kind == L_POS && r->body[j].rec)
-        make_plan(ctx, r, (int)j, &r->delta[j], 0);
+        make_plan(ctx, r, (int)j, &r->delta[j], NULL);
   }
   eval_reserve(ctx, maxv);
 }

@@ -947,11 +947,21 @@ gdl_status gdl_use_engine(gdl_ctx *ctx, gdl_engine e)
       ctx->ground = NULL;
       ctx->grounding = ctx->relaxed = 0;
       {
-        /* the database holds relaxed facts: empty it */
+        /* the database holds relaxed facts: empty it, and the static
+         * relations that are lazy again (computed in part, and counted
+         * against the fact limit) */
         jmp_buf jb, *old = ctx->jmp;
         ctx->jmp = &jb;
-        if (!setjmp(jb))
+        if (!setjmp(jb)) {
           eval_clear(ctx, P_STATE);
+          for (i = 0; i < ctx->nrels; i++)
+            if (ctx->rels[i].lazy && ctx->rels[i].n) {
+              eval_drop(ctx, i);
+              ctx_free(ctx, ctx->rels[i].facts);
+              ctx->rels[i].facts = NULL;
+              ctx->rels[i].cap = 0;
+            }
+        }
         ctx->jmp = old;
       }
       ctx->have_state = 0;

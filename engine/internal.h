@@ -155,6 +155,8 @@ typedef struct {
   int32_t key;           /* index of the relation to look in (rel_t.idx),
                             -1 none (scan), -2 the whole atom is known */
   gdl_term keypat;       /* the part of the atom whose value is known */
+  uint32_t cols;         /* or, for an index on several arguments, which
+                            (rel_t.idx[key].cols) */
 } step_t;
 
 typedef struct {
@@ -175,8 +177,8 @@ typedef struct {
   plan_t full;           /* the join order for a whole evaluation */
   plan_t *delta;         /* per body literal in the same SCC: join order
                             with that literal first (semi-naive), else n=0 */
-  plan_t lazy;           /* lazy relations: the join order with the head's
-                            variables known */
+  plan_t lazy;           /* lazy relations: the join order with the
+                            head's key arguments (rel_t.lazykey) known */
 } rule_t;
 
 enum { P_STATIC, P_STATE, P_MOVE };
@@ -184,6 +186,8 @@ enum { P_STATIC, P_STATE, P_MOVE };
 typedef struct {
   int16_t arg, sub;      /* indexed on argument arg, or on argument sub of
                             argument arg when sub >= 0 */
+  uint32_t cols;         /* or, when not 0, on the arguments of these bits
+                            together (a hash of their values) */
   uint32_t *head;        /* map slot -> key term; 0 empty (NULL: not built) */
   uint32_t *val;         /* map slot -> last fact index + 1 */
   uint32_t mask;         /* slots - 1 */
@@ -199,7 +203,10 @@ typedef struct {
   uint8_t defined;       /* has a rule or a fact */
   uint8_t bare, parens;  /* seen as `p`, seen as `(p)` (arity 0) */
   uint8_t used_outside;  /* used in a file not read through #include */
-  uint8_t lazy;          /* evaluated on demand, atom by atom (eval.c) */
+  uint8_t lazy;          /* evaluated on demand, key by key (eval.c) */
+  uint8_t *lazykey;      /* lazy: per argument, 1 when every use binds it
+                            (the key the answers are looked up by) */
+  uint32_t nkey;         /* lazy: key arguments; arity: asked with all known */
   uint32_t file, start, end;   /* first use, for messages */
   gdl_term *facts;       /* derived facts (atoms), insertion order */
   uint32_t n, cap;
@@ -236,6 +243,8 @@ typedef struct {
 void eval_phase(gdl_ctx *ctx, int phase);
 /* Empties the relations of a phase (and of the later phases). */
 void eval_clear(gdl_ctx *ctx, int phase);
+/* Empties one relation. */
+void eval_drop(gdl_ctx *ctx, uint32_t rel);
 /* Adds a fact; returns 1 when it is new. */
 int eval_insert(gdl_ctx *ctx, uint32_t rel, gdl_term atom);
 /* Builds the join orders of every rule (again = 1: of the rules that are
@@ -365,11 +374,18 @@ struct gdl_ctx {
   int relaxed;                 /* `not` of a non-static relation holds */
   int nlazy;                   /* lazy relations (none: all materialised) */
   uint8_t *lazyval;            /* per atom of a lazy relation: 1 holds, 2 not */
-  uint32_t *lazyepoch;         /* ... as of this epoch of its phase */
+  uint32_t *lazyans;           /* per key term of a lazy relation: offset of
+                                  its answers in lazypool[its phase] */
+  uint32_t *lazyepoch;         /* either, as of this epoch of its phase */
   uint32_t lazycap;
+  gdl_term *lazypool[3];       /* per phase: answer lists, each a count then
+                                  the atoms; emptied with the phase */
+  uint32_t lazypooln[3], lazypoolcap[3];
   uint32_t epoch[3];           /* per phase: bumped when it is cleared */
   int lazy_found;              /* a lazy rule instance was found */
-  int lazy_mode;               /* emit() reports instead of inserting */
+  int lazy_mode;               /* emit() reports (LAZY_TEST) or collects
+                                  (LAZY_COLLECT) instead of inserting */
+  struct lazyout *lazy_out;    /* LAZY_COLLECT: where the answers go */
   int grounding;               /* rule instances go to ground_emit */
   ground_t *ground;            /* the grounded engine, when built */
   int ground_off;              /* built, but the interpreter is chosen */

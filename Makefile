@@ -68,10 +68,11 @@ check: all $(B)/check_gdl
 	tests/engines.sh -j 2 -k 2 -m 60 $(CORPUS)/single/*.kif $(CORPUS)/multi/*.kif $(CORPUS)/conformance/*.kif
 	tests/differential.sh -j 2 -k 2 -m 60 $(CORPUS)/single/*.kif $(CORPUS)/multi/*.kif $(CORPUS)/conformance/*.kif
 
-# The long differential run: 20 playouts of up to 200 steps per game.
+# The long differential run: 20 playouts of up to 200 steps per game, an
+# hour per game and engine (chess, interpreted, takes about 15 minutes).
 conformance: all
-	tests/engines.sh -j 2 -k 20 -m 200 $(CORPUS)/single/*.kif $(CORPUS)/multi/*.kif $(CORPUS)/conformance/*.kif
-	tests/differential.sh -j 2 -k 20 -m 200 $(CORPUS)/single/*.kif $(CORPUS)/multi/*.kif $(CORPUS)/conformance/*.kif
+	GDL_TIMEOUT=3600 tests/engines.sh -j 2 -k 20 -m 200 $(CORPUS)/single/*.kif $(CORPUS)/multi/*.kif $(CORPUS)/conformance/*.kif
+	GDL_TIMEOUT=3600 tests/differential.sh -j 2 -k 20 -m 200 $(CORPUS)/single/*.kif $(CORPUS)/multi/*.kif $(CORPUS)/conformance/*.kif
 
 # gdl solve on every single-player game beside the reference's bfs, with a
 # time limit per game: writes doc/corpus-results.md.

@@ -12,6 +12,8 @@
 # (doc/dialect.md says why) are listed in tests/differential.skip with the
 # exit status gdl must give; they pass only while gdl still gives it.
 GDL=${GDL:-build/gdl}
+# seconds one engine may take on one game (make conformance gives more)
+T=${GDL_TIMEOUT:-900}
 J=1; K=2; M=200; S=1; ONE=
 while getopts 1j:k:m:s: o; do
   case $o in
@@ -54,9 +56,9 @@ if grep -q "note: not a game" "$tmp/check.err"; then
 fi
 flags=
 case "$base" in test_clean_not_distinct.kif) flags=--clean;; esac
-timeout 900 "$GDL" playout $flags --seed "$S" --playouts "$K" --max-steps "$M" "$f" >"$tmp/gdl" 2>"$tmp/gdl.err"
+timeout "$T" "$GDL" playout $flags --seed "$S" --playouts "$K" --max-steps "$M" "$f" >"$tmp/gdl" 2>"$tmp/gdl.err"
 rc1=$?
-timeout 900 swipl -q "$dir/ref/gdlref.pl" playout --seed "$S" --playouts "$K" --max-steps "$M" "$f" >"$tmp/ref" 2>"$tmp/ref.err"
+timeout "$T" swipl -q "$dir/ref/gdlref.pl" playout --seed "$S" --playouts "$K" --max-steps "$M" "$f" >"$tmp/ref" 2>"$tmp/ref.err"
 rc2=$?
 if [ $rc1 -ne 0 ] || [ $rc2 -ne 0 ]; then
   echo "MISMATCH $f: gdl exit $rc1, reference exit $rc2: $(head -c 200 "$tmp/gdl.err" "$tmp/ref.err" | tr '\n' ' ')"

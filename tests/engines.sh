@@ -9,6 +9,8 @@
 # ground`, exit 3) is reported and passes: --engine auto then uses the
 # interpreter, the oracle itself.  Ends with 'engines: N passed, N failed'.
 GDL=${GDL:-build/gdl}
+# seconds one engine may take on one game (make conformance gives more)
+T=${GDL_TIMEOUT:-900}
 J=1; K=3; M=100; ONE=
 while getopts 1j:k:m: o; do
   case $o in
@@ -31,8 +33,8 @@ tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
 "$GDL" check --clean "$f" >/dev/null 2>"$tmp/err" || { echo "ok $f (not loadable; see gdl check)"; exit 0; }
 grep -q "note: not a game" "$tmp/err" && { echo "ok $f (not a game)"; exit 0; }
-timeout 900 "$GDL" playout --clean --engine interp --playouts "$K" --max-steps "$M" "$f" >"$tmp/i" 2>"$tmp/ierr"
-timeout 900 "$GDL" playout --clean --engine ground --playouts "$K" --max-steps "$M" "$f" >"$tmp/g" 2>"$tmp/gerr"
+timeout "$T" "$GDL" playout --clean --engine interp --playouts "$K" --max-steps "$M" "$f" >"$tmp/i" 2>"$tmp/ierr"
+timeout "$T" "$GDL" playout --clean --engine ground --playouts "$K" --max-steps "$M" "$f" >"$tmp/g" 2>"$tmp/gerr"
 rc=$?
 if [ $rc -eq 3 ] && grep -q "cannot ground" "$tmp/gerr"; then
   # over the grounding budget: auto uses the interpreter, compared above

@@ -46,3 +46,4 @@ for e in ground interp; do
 done
 r=$($REF bfs --max-seconds 600 puzzles/eight-puzzle-unsolvable.kif 2>/dev/null | head -1)
 printf '| SWI-Prolog reference | %s | %s | - |\n' "$(echo "$r" | sed -n 's/.*seconds \([0-9.]*\).*/\1/p')" "$(echo "$r" | sed -n 's/.*states \([0-9]*\).*/\1/p')"
+cat "$(dirname "$0")/bench-notes.md"

@@ -10,6 +10,7 @@ S=${1:-5}
 GDL=${GDL:-build/gdl}
 C=${GDL_CORPUS:-../shared/gdl-corpus}
 REF="swipl -q tests/ref/gdlref.pl"
+ratios=
 num() { sed -n "s/.*\"$1\": \([0-9.]*\).*/\1/p"; }
 
 echo "# Performance"
@@ -32,7 +33,10 @@ for g in single/eightPuzzle single/hanoi single/buttons single/lightsOut single/
   r=$($REF bench --seconds "$S" "$f" 2>/dev/null | sed -n 's/.*states_per_second \([0-9.]*\).*/\1/p')
   ratio=$(awk -v a="$gs" -v b="$r" 'BEGIN { if (b > 0) printf "%.1f", a / b; else print "-" }')
   printf '| %s | %.0f | %s | %.1f | %.0f | %s |\n' "$g" "$gs" "$ge" "$gm" "${r:-0}" "$ratio"
+  ratios="$ratios $ratio"
 done
+echo
+echo "Median ratio: $(printf '%s\n' $ratios | grep -v -- - | sort -n | awk '{ v[NR] = $1 } END { if (NR % 2) print v[(NR + 1) / 2]; else printf "%.1f", (v[NR / 2] + v[NR / 2 + 1]) / 2 }')."
 echo
 echo "## Breadth-first search over the whole 8-puzzle space"
 echo

@@ -203,7 +203,9 @@ gdl_status gdl_query(gdl_ctx *ctx, gdl_term pattern, gdl_answer_fn fn,
  * `moves`, one legal move per role, the strata that depend on them: next),
  * and every stratum in evaluation order lists, round by round, each rule
  * (with its FILE:LINE) and each fact it derived, marked `+` when new and
- * `=` when already known.  Works on plain rule bases too (moves NULL). */
+ * `=` when already known.  Works on plain rule bases too (moves NULL).
+ * Both this and gdl_explain() compute every relation in full, those the
+ * evaluator would ask on demand too, and leave them so. */
 gdl_status gdl_trace(gdl_ctx *ctx, const gdl_term *moves, const char **text);
 
 /* Why `fact` holds in the current state (after `moves`, one per role, for

@@ -96,6 +96,7 @@ struct ground {
   uint8_t *dirty, *oldval;   /* per group; scratch per head */
   uint32_t *events, nevents, eventcap;  /* proposition * 2 + new value */
   uint32_t *truep, ntrue;    /* the `true` propositions that hold now */
+  uint32_t *newtrue;         /* scratch: those of the state being set */
   uint32_t *stamp, epoch;    /* per proposition: in the new state */
   /* per fluent term: 2 + its `true` proposition, 1 none, 0 not looked
    * up yet; per role and move term the same for `does` */
@@ -549,6 +550,7 @@ static void incr_build(gdl_ctx *ctx, ground_t *G)
   G->support = ctx_alloc(ctx, (n + 1) * sizeof *G->support);
   G->stamp = ctx_alloc(ctx, (n + 1) * sizeof *G->stamp);
   G->truep = ctx_alloc(ctx, (n + 1) * sizeof *G->truep);
+  G->newtrue = ctx_alloc(ctx, (n + 1) * sizeof *G->newtrue);
   /* count, then place: fan_lo[p + 1] counts first */
   for (g = 0; g < G->ngroups; g++) {
     const group_t *gr = &G->groups[g];
@@ -754,10 +756,13 @@ void ground_set_state(gdl_ctx *ctx, const gdl_state *s)
       memset(G->stamp, 0, G->nprops * sizeof *G->stamp);
       G->epoch = 1;
     }
+    /* the new state's propositions into newtrue, stamped; the old ones
+     * not stamped have gone */
     for (i = 0; i < s->n; i++)
       if ((p = true_prop(ctx, G, s->facts[i])) != UINT32_MAX &&
           G->stamp[p] != G->epoch) {
         G->stamp[p] = G->epoch;
+        G->newtrue[n++] = p;
         if (!G->val[p]) {
           G->val[p] = 1;
           push_event(ctx, G, p, 1);
@@ -768,13 +773,11 @@ void ground_set_state(gdl_ctx *ctx, const gdl_state *s)
         G->val[G->truep[i]] = 0;
         push_event(ctx, G, G->truep[i], 0);
       }
-    /* remember the new state's propositions; events carry the change */
-    for (i = 0; i < s->n; i++)
-      if ((p = true_prop(ctx, G, s->facts[i])) != UINT32_MAX &&
-          G->stamp[p] == G->epoch) {
-        G->stamp[p] = G->epoch - 1;   /* once each */
-        G->truep[n++] = p;
-      }
+    {
+      uint32_t *t = G->truep;
+      G->truep = G->newtrue;
+      G->newtrue = t;
+    }
     G->ntrue = n;
     propagate(ctx, G);
     return;

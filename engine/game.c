@@ -168,9 +168,12 @@ gdl_status gdl_legal(gdl_ctx *ctx, size_t role, const gdl_term **moves,
   need_state(ctx);
   if (role >= ctx->nroles)
     ctx_throw(ctx, GDL_EINPUT, "no role %zu", role);
-  if (!ctx->legal_ok[role] && GROUND(ctx)) {
-    ground_legal(ctx, role, &ctx->legal[role], &ctx->nlegal[role]);
-    ctx->legal_ok[role] = 1;
+  if (GROUND(ctx)) {            /* a scan of the role's legal outputs */
+    uint32_t k;
+    ground_legal(ctx, role, moves, &k);
+    *n = k;
+    UNPROTECT(ctx);
+    return GDL_OK;
   }
   if (!ctx->legal_ok[role]) {
     const rel_t *r = &ctx->rels[ctx->r_legal];

@@ -66,8 +66,12 @@ struct ground {
   uint32_t nin, incap;
   group_t *groups;
   uint32_t ngroups, groupcap;
+  uint32_t *phg[3], nphg[3]; /* per phase: its groups, in order */
+  uint32_t *mset, nmset;     /* move propositions set by the last pass */
+  int mset_ok;               /* ... and no other holds */
   /* outputs */
   out_t **legal, **goal;     /* per role, sorted by term */
+  gdl_term **legalbuf;       /* per role: room for its legal moves */
   uint32_t *nlegal, *ngoal;
   out_t *next;               /* sorted by fluent id */
   uint32_t nnext;
@@ -77,7 +81,10 @@ struct ground {
   uint32_t always;           /* a proposition that always holds: the
                                 outputs given by static facts */
   /* building */
-  uint32_t cur_phase;
+  struct factor **factor;    /* per rule: its parts, or NULL */
+  uint8_t *seen;             /* per term: a ground rule of it is kept */
+  uint32_t seencap;
+  uint32_t *buf[3], nbuf[3], bufcap[3];   /* rules waiting (BUF_*) */
   /* the state phase, incrementally (see ground_set_state) */
   int incr;                  /* the network allows it */
   int incr_move;             /* ... and the move phase follows changes too */
@@ -95,6 +102,7 @@ struct ground {
   uint32_t **gheads, *ngheads;  /* per recursive group: its heads */
   uint8_t *dirty, *oldval;   /* per group; scratch per head */
   uint32_t *events, nevents, eventcap;  /* proposition * 2 + new value */
+  uint8_t *read;             /* per proposition: a rule reads it */
   uint32_t *truep, ntrue;    /* the `true` propositions that hold now */
   uint32_t *newtrue;         /* scratch: those of the state being set */
   uint32_t *stamp, epoch;    /* per proposition: in the new state */
@@ -133,29 +141,224 @@ static uint32_t prop_of(gdl_ctx *ctx, ground_t *G, gdl_term atom, int phase)
   return p;
 }
 
-/* One instance of rule r, with the bindings of the join in hand. */
-void ground_emit(gdl_ctx *ctx, const rule_t *r)
+/* ---- factoring --------------------------------------------------------
+ *
+ * A rule's instances are the product of its body's independent parts: in
+ * the 8-puzzle's frame rule
+ *   (next (cell ?u ?v ?z)) <= (true (cell ?u ?v ?z))
+ *       (does player (move ?x ?y)) (or (distinct ?x ?u) (distinct ?y ?v))
+ *       (true (cell ?x1 ?y1 b)) (or (distinct ?x1 ?u) (distinct ?y1 ?v))
+ * the move and the blank share no variable but the head's, so 81 cells x
+ * 9 moves x 9 blanks x 4 instances say no more than "the move is not here
+ * and the blank is not here", per cell.  Body literals are put together
+ * when they share a variable that is not in the head; each such part
+ * that has a variable of its own becomes a proposition of its own (an
+ * auxiliary, keyed by the head variables it uses), derived by one ground
+ * rule per instance of the part, and the rule itself reads the
+ * auxiliaries: sum, not product.  Instances repeat (each part's instance
+ * comes once per combination with the others), so ground rules are kept
+ * once, told apart by a term of their variables' values (G->seen).  Only
+ * rules outside recursion are factored, and only when it can pay: two
+ * parts or more, or one part beside literals of the head's variables. */
+
+typedef struct {
+  uint32_t sym, isym;      /* functor of its auxiliaries, of its instances */
+  uint8_t phase;
+  uint32_t nkey, nall;
+  uint32_t *key, *all;     /* the head variables it uses; all its vars */
+} part_t;
+
+struct factor {
+  uint8_t *part;           /* per body literal: 0 the rule's own, k + 1
+                              part k */
+  uint32_t nparts;
+  part_t *parts;
+  uint32_t msym, nm, *m;   /* the rule's own instances: head variables and
+                              those of its own literals */
+};
+
+/* Adds the variables of t to *m; 0 when one is past 64. */
+static int vars_of(const gdl_ctx *ctx, gdl_term t, uint64_t *m)
 {
-  ground_t *G = ctx->ground;
-  uint32_t i, first = G->nin, pass;
-  gdl_term h = eval_subst(ctx, r->head, 1);
-  if (G->nrules + 1 >= G->rulecap) {
-    uint32_t c = G->rulecap ? G->rulecap * 2 : 1024;
-    G->head = ctx_realloc(ctx, G->head, c * sizeof *G->head);
-    G->in_lo = ctx_realloc(ctx, G->in_lo, (c + 1) * sizeof *G->in_lo);
-    G->rulecap = c;
+  const term_t *x = &ctx->terms[t];
+  uint32_t i;
+  if (x->ground)
+    return 1;
+  if (x->kind == T_VAR) {
+    if (x->sym >= 64)
+      return 0;
+    *m |= (uint64_t)1 << x->sym;
+    return 1;
   }
-  /* `does` inputs first (pass 0), then the others */
+  for (i = 0; i < x->arity; i++)
+    if (!vars_of(ctx, TARG(ctx, t, i), m))
+      return 0;
+  return 1;
+}
+
+static uint32_t *var_list(gdl_ctx *ctx, uint64_t m, uint32_t *n)
+{
+  uint32_t *v = ctx_alloc(ctx, 65 * sizeof *v), i;
+  *n = 0;
+  for (i = 0; i < 64; i++)
+    if ((m >> i) & 1)
+      v[(*n)++] = i;
+  return v;
+}
+
+/* The variables of literal l; 0 when one is past 64. */
+static int lit_vars(const gdl_ctx *ctx, const lit_t *l, uint64_t *m)
+{
+  *m = 0;
+  return vars_of(ctx, l->a, m) &&
+         (l->kind == L_POS || l->kind == L_NEG || vars_of(ctx, l->b, m));
+}
+
+/* Whether literal l gives an input to ground rules (not decided when
+ * grounding). */
+static int lit_input(const gdl_ctx *ctx, const lit_t *l)
+{
+  return (l->kind == L_POS || l->kind == L_NEG) &&
+         ctx->rels[l->rel].phase != P_STATIC;
+}
+
+/* The parts of rule ri (see above), or NULL when it is not factored. */
+static struct factor *factor_rule(gdl_ctx *ctx, uint32_t ri)
+{
+  const rule_t *r = &ctx->rules[ri];
+  uint64_t head = 0, lv[64], pv[64], pm = 0;
+  uint32_t n = r->nbody, i, j, k, np = 0, own_inputs = 0, comp[64];
+  uint8_t pphase[64], pin[64];
+  struct factor *f;
+  char name[48];
+  if (n > 64 || !vars_of(ctx, r->head, &head))
+    return NULL;
+  for (i = 0; i < n; i++) {
+    if (!lit_vars(ctx, &r->body[i], &lv[i]))
+      return NULL;
+    comp[i] = i;
+  }
+  /* literals that share a variable not in the head: one part */
+  for (i = 0; i < n; i++)
+    for (j = 0; j < i; j++)
+      if (lv[i] & lv[j] & ~head) {
+        uint32_t a = comp[i], b = comp[j];
+        for (k = 0; k < n; k++)
+          if (comp[k] == a)
+            comp[k] = b;
+      }
+  /* number the parts that have a variable of their own and an input */
+  for (i = 0; i < n; i++) {
+    uint64_t v = 0;
+    int input = 0, ph = P_STATIC;
+    if (comp[i] != i)
+      continue;
+    for (k = 0; k < n; k++)
+      if (comp[k] == i) {
+        v |= lv[k];
+        if (lit_input(ctx, &r->body[k])) {
+          input = 1;
+          if (ctx->rels[r->body[k].rel].phase > ph)
+            ph = ctx->rels[r->body[k].rel].phase;
+        }
+      }
+    if ((v & ~head) && input) {
+      pv[np] = v;
+      pphase[np] = (uint8_t)ph;
+      pin[np] = (uint8_t)i;
+      np++;
+    }
+  }
+  for (i = 0; i < n; i++) {
+    for (k = 0; k < np && comp[i] != pin[k]; k++)
+      ;
+    if (k == np && lit_input(ctx, &r->body[i]))
+      own_inputs++;
+  }
+  if (np == 0 || (np == 1 && own_inputs == 0))
+    return NULL;
+  f = ctx_alloc(ctx, sizeof *f);
+  f->part = ctx_alloc(ctx, n + 1);
+  f->parts = ctx_alloc(ctx, np * sizeof *f->parts);
+  f->nparts = np;
+  for (i = 0; i < n; i++) {
+    for (k = 0; k < np && comp[i] != pin[k]; k++)
+      ;
+    f->part[i] = (uint8_t)(k < np ? k + 1 : 0);
+    if (k == np)
+      pm |= lv[i];
+  }
+  for (k = 0; k < np; k++) {
+    part_t *p = &f->parts[k];
+    p->phase = pphase[k];
+    p->key = var_list(ctx, pv[k] & head, &p->nkey);
+    p->all = var_list(ctx, pv[k], &p->nall);
+    snprintf(name, sizeof name, " aux%u.%u", ri, k);
+    p->sym = sym_intern(ctx, name, strlen(name));
+    snprintf(name, sizeof name, " inst%u.%u", ri, k);
+    p->isym = sym_intern(ctx, name, strlen(name));
+  }
+  f->m = var_list(ctx, pm | head, &f->nm);
+  snprintf(name, sizeof name, " inst%u", ri);
+  f->msym = sym_intern(ctx, name, strlen(name));
+  return f;
+}
+
+/* The term sym(values of vars), with the bindings in hand. */
+static gdl_term bound_term(gdl_ctx *ctx, uint32_t sym, const uint32_t *vars,
+                           uint32_t n)
+{
+  gdl_term v[64];
+  uint32_t i;
+  if (n == 0)
+    return term_sym(ctx, sym);
+  for (i = 0; i < n; i++)
+    v[i] = ctx->bind[vars[i]];
+  return term_fn(ctx, sym, n, v);
+}
+
+/* Whether term t was seen before; it is from now on. */
+static int seen(gdl_ctx *ctx, ground_t *G, gdl_term t)
+{
+  if (t >= G->seencap) {
+    uint32_t old = G->seencap, c = ctx->termcap > t ? ctx->termcap : t + 1;
+    G->seen = ctx_realloc(ctx, G->seen, c);
+    memset(G->seen + old, 0, c - old);
+    G->seencap = c;
+  }
+  if (G->seen[t])
+    return 1;
+  G->seen[t] = 1;
+  return 0;
+}
+
+/* Rules wait in G->buf[] until their component is done, then become
+ * groups: the auxiliaries of the state, of the move, then the rules. */
+enum { BUF_STATE, BUF_MOVE, BUF_RULES };
+
+static void buf_put(gdl_ctx *ctx, ground_t *G, int b, uint32_t x)
+{
+  if (G->nbuf[b] >= G->bufcap[b]) {
+    if (G->nin + G->nbuf[b] > MAX_INPUTS)
+      ctx_throw(ctx, GDL_ELIMIT, "the ground network would have more "
+                "than %u inputs", MAX_INPUTS);
+    GROW(ctx, G->buf[b], G->bufcap[b], G->nbuf[b]);
+  }
+  G->buf[b][G->nbuf[b]++] = x;
+}
+
+/* The inputs of the body literals of rule r in part `part` (0: the
+ * rule's own) into buffer b, `does` first; returns how many. */
+static uint32_t lit_inputs(gdl_ctx *ctx, ground_t *G, const rule_t *r,
+                           const struct factor *f, uint32_t part, int b)
+{
+  uint32_t i, pass, n = 0;
   for (pass = 0; pass < 2; pass++)
     for (i = 0; i < r->nbody; i++) {
       const lit_t *l = &r->body[i];
-      const rel_t *rel;
       gdl_term a;
-      uint32_t code;
-      if (l->kind != L_POS && l->kind != L_NEG)
-        continue;
-      rel = &ctx->rels[l->rel];
-      if (rel->phase == P_STATIC || (pass == 0) != (l->rel == ctx->r_does))
+      if (!lit_input(ctx, l) || (pass == 0) != (l->rel == ctx->r_does) ||
+          (f && f->part[i] != part))
         continue;
       if (l->kind == L_POS) {
         a = eval_subst(ctx, l->a, 1);
@@ -164,23 +367,94 @@ void ground_emit(gdl_ctx *ctx, const rule_t *r)
         if (!a || !ctx->present[a])
           continue;            /* can never hold: the `not` always does */
       }
-      code = prop_of(ctx, G, a, rel->phase) * 2 + (l->kind == L_NEG);
-      if (G->nin >= G->incap) {
-        uint32_t c = G->incap ? G->incap * 2 : 4096;
-        if (c > MAX_INPUTS + 4096)
-          ctx_throw(ctx, GDL_ELIMIT, "the ground network would have more "
-                    "than %u inputs", MAX_INPUTS);
-        G->in = ctx_realloc(ctx, G->in, c * sizeof *G->in);
-        G->incap = c;
-      }
-      G->in[G->nin++] = code;
+      buf_put(ctx, G, b, prop_of(ctx, G, a, ctx->rels[l->rel].phase) * 2 +
+                         (l->kind == L_NEG));
+      n++;
     }
-  G->head[G->nrules] = prop_of(ctx, G, h, ctx->rels[r->rel].phase);
-  G->in_lo[G->nrules] = first;
-  G->nrules++;
-  if ((G->nrules & 4095) == 0)
-    ctx_poll(ctx);
-  G->in_lo[G->nrules] = G->nin;
+  return n;
+}
+
+/* One instance of rule r, with the bindings of the join in hand: a ground
+ * rule into G->buf[BUF_RULES] as head, count, inputs; with its parts' into
+ * the buffers of their phases when it is factored. */
+void ground_emit(gdl_ctx *ctx, const rule_t *r)
+{
+  ground_t *G = ctx->ground;
+  const struct factor *f = G->factor ? G->factor[r - ctx->rules] : NULL;
+  uint32_t aux[64], k, at, n;
+  gdl_term h;
+  if (f) {
+    for (k = 0; k < f->nparts; k++) {
+      const part_t *p = &f->parts[k];
+      int b = p->phase == P_MOVE ? BUF_MOVE : BUF_STATE;
+      aux[k] = prop_of(ctx, G, bound_term(ctx, p->sym, p->key, p->nkey),
+                       p->phase);
+      if (seen(ctx, G, bound_term(ctx, p->isym, p->all, p->nall)))
+        continue;
+      buf_put(ctx, G, b, aux[k]);
+      at = G->nbuf[b];
+      buf_put(ctx, G, b, 0);
+      n = lit_inputs(ctx, G, r, f, k + 1, b);   /* may move buf[b] */
+      G->buf[b][at] = n;
+    }
+    if (seen(ctx, G, bound_term(ctx, f->msym, f->m, f->nm)))
+      return;
+  }
+  h = eval_subst(ctx, r->head, 1);
+  buf_put(ctx, G, BUF_RULES, prop_of(ctx, G, h, ctx->rels[r->rel].phase));
+  at = G->nbuf[BUF_RULES];
+  buf_put(ctx, G, BUF_RULES, 0);
+  n = lit_inputs(ctx, G, r, f, 0, BUF_RULES);
+  G->buf[BUF_RULES][at] = n;
+  if (f)
+    for (k = 0; k < f->nparts; k++) {
+      buf_put(ctx, G, BUF_RULES, aux[k] * 2);
+      G->buf[BUF_RULES][at]++;
+    }
+}
+
+/* The rules of buffer b as a group of the network. */
+static void flush(gdl_ctx *ctx, ground_t *G, int b, int phase, int recursive)
+{
+  const uint32_t *x = G->buf[b], *end = x + G->nbuf[b];
+  group_t *g;
+  if (x == end)
+    return;
+  GROW(ctx, G->groups, G->groupcap, G->ngroups);
+  g = &G->groups[G->ngroups++];
+  g->phase = (uint8_t)phase;
+  g->recursive = (uint8_t)recursive;
+  g->lo = G->nrules;
+  while (x < end) {
+    uint32_t n = x[1];
+    if (G->nrules + 1 >= G->rulecap) {
+      uint32_t c = G->rulecap ? G->rulecap * 2 : 1024;
+      G->head = ctx_realloc(ctx, G->head, c * sizeof *G->head);
+      G->in_lo = ctx_realloc(ctx, G->in_lo, (c + 1) * sizeof *G->in_lo);
+      G->rulecap = c;
+    }
+    if (G->nin + n >= G->incap) {
+      uint32_t c = G->incap ? G->incap : 4096;
+      while (c <= G->nin + n)
+        c *= 2;
+      G->in = ctx_realloc(ctx, G->in, c * sizeof *G->in);
+      G->incap = c;
+    }
+    G->head[G->nrules] = x[0];
+    G->in_lo[G->nrules] = G->nin;
+    COPY(G->in + G->nin, x + 2, n * sizeof *x);
+    G->nin += n;
+    G->nrules++;
+    G->in_lo[G->nrules] = G->nin;
+    x += 2 + n;
+    if ((G->nrules & 4095) == 0)
+      ctx_poll(ctx);
+  }
+  g = &G->groups[G->ngroups - 1];
+  g->hi = G->nrules;
+  if (g->phase == P_MOVE)
+    bucket_group(ctx, G, g);
+  G->nbuf[b] = 0;
 }
 
 /* The relaxed fixpoint (step 1 above): leaves every atom that can hold in
@@ -312,7 +586,9 @@ static void outputs(gdl_ctx *ctx, ground_t *G)
           for (f = 0; f < ctx->rels[i].n; f++)
             output(ctx, G, G->always, ctx->rels[i].facts[f]);
         }
+  G->legalbuf = ctx_alloc(ctx, (k + 1) * sizeof *G->legalbuf);
   for (r = 0; r < k; r++) {
+    G->legalbuf[r] = ctx_alloc(ctx, (G->nlegal[r] + 1) * sizeof(gdl_term));
     sort_outs(ctx, G->legal[r], G->nlegal[r], 0);
     sort_outs(ctx, G->goal[r], G->ngoal[r], 0);
   }
@@ -332,33 +608,59 @@ gdl_status ground_build(gdl_ctx *ctx)
   eval_unlazy(ctx, P_STATIC, -1);
   relax(ctx);
   ctx->ground = G;
+  G->factor = ctx_alloc(ctx, (ctx->nrules + 1) * sizeof *G->factor);
+  for (s = 0; s < ctx->nsccs; s++) {
+    const scc_t *c = &ctx->sccs[s];
+    if (c->phase != P_STATIC && !c->recursive)
+      for (i = 0; i < c->nrules; i++)
+        G->factor[c->rules[i]] = factor_rule(ctx, c->rules[i]);
+  }
   ctx->grounding = 1;
   ctx->relaxed = 1;
   for (s = 0; s < ctx->nsccs; s++) {
     const scc_t *c = &ctx->sccs[s];
-    group_t *g;
     if (c->phase == P_STATIC || c->nrules == 0)
       continue;
-    GROW(ctx, G->groups, G->groupcap, G->ngroups);
-    g = &G->groups[G->ngroups++];
-    g->phase = c->phase;
-    g->recursive = c->recursive;
-    g->lo = G->nrules;
     for (i = 0; i < c->nrules; i++)
       eval_rule(ctx, &ctx->rules[c->rules[i]]);
-    g = &G->groups[G->ngroups - 1];
-    g->hi = G->nrules;
-    if (g->phase == P_MOVE)
-      bucket_group(ctx, G, g);
+    flush(ctx, G, BUF_STATE, P_STATE, 0);
+    flush(ctx, G, BUF_MOVE, P_MOVE, 0);
+    flush(ctx, G, BUF_RULES, c->phase, c->recursive);
   }
   ctx->grounding = 0;
   ctx->relaxed = 0;
+  for (i = 0; i < ctx->nrules; i++)
+    if (G->factor[i]) {
+      struct factor *f = G->factor[i];
+      uint32_t k;
+      for (k = 0; k < f->nparts; k++) {
+        ctx_free(ctx, f->parts[k].key);
+        ctx_free(ctx, f->parts[k].all);
+      }
+      ctx_free(ctx, f->parts);
+      ctx_free(ctx, f->part);
+      ctx_free(ctx, f->m);
+      ctx_free(ctx, f);
+    }
+  ctx_free(ctx, G->factor);
+  ctx_free(ctx, G->seen);
+  for (i = 0; i < 3; i++)
+    ctx_free(ctx, G->buf[i]);
+  G->factor = NULL;
+  G->seen = NULL;
   if (!G->in_lo) {
     G->in_lo = ctx_alloc(ctx, sizeof *G->in_lo);
     G->head = ctx_alloc(ctx, sizeof *G->head);
   }
+  for (i = 0; i < 3; i++)
+    G->phg[i] = ctx_alloc(ctx, (G->ngroups + 1) * sizeof *G->phg[i]);
+  for (i = 0; i < G->ngroups; i++) {
+    uint32_t ph = G->groups[i].phase;
+    G->phg[ph][G->nphg[ph]++] = i;
+  }
   outputs(ctx, G);
   G->val = ctx_alloc(ctx, G->nprops + 1);
+  G->mset = ctx_alloc(ctx, (G->nmoveprops + 1) * sizeof *G->mset);
   incr_build(ctx, G);
   eval_clear(ctx, P_STATE);
   ctx->have_state = 0;
@@ -378,36 +680,41 @@ static int rule_holds(const ground_t *G, uint32_t r)
   return 1;
 }
 
+/* Passes over rules order[lo, hi) (rules lo..hi-1 when order is NULL);
+ * whether a head came to hold.  With `trail`, those heads are kept in
+ * G->mset, to be cleared for the next joint move. */
 static int run_list(ground_t *G, const uint32_t *order, uint32_t lo,
-                    uint32_t hi)
+                    uint32_t hi, int trail)
 {
   uint8_t *val = G->val;
   uint32_t i;
   int changed = 0;
   for (i = lo; i < hi; i++) {
-    uint32_t r = order ? order[i] : i;
-    if (!val[G->head[r]] && rule_holds(G, r)) {
-      val[G->head[r]] = 1;
+    uint32_t r = order ? order[i] : i, h = G->head[r];
+    if (!val[h] && rule_holds(G, r)) {
+      val[h] = 1;
       changed = 1;
+      if (trail)
+        G->mset[G->nmset++] = h;
     }
   }
   return changed;
 }
 
+/* A full pass over the groups of a phase; in the move phase, only the
+ * rules of the `does` propositions that hold (does[0..k-1]). */
 static void run(ground_t *G, int phase, const uint32_t *does, uint32_t k)
 {
-  uint32_t g, j;
-  for (g = 0; g < G->ngroups; g++) {
-    const group_t *gr = &G->groups[g];
+  uint32_t i, j, trail = phase == P_MOVE;
+  for (i = 0; i < G->nphg[phase]; i++) {
+    const group_t *gr = &G->groups[G->phg[phase][i]];
     int changed;
-    if (gr->phase != phase)
-      continue;
     do {
       if (!gr->order) {
-        changed = run_list(G, NULL, gr->lo, gr->hi);
+        changed = run_list(G, NULL, gr->lo, gr->hi, trail);
         continue;
       }
-      changed = run_list(G, gr->order, 0, gr->free);
+      changed = run_list(G, gr->order, 0, gr->free, trail);
       for (j = 0; j < k; j++) {
         uint32_t a = 0, b = gr->nbuckets;
         while (a < b) {        /* the bucket of this move, if any */
@@ -419,7 +726,7 @@ static void run(ground_t *G, int phase, const uint32_t *does, uint32_t k)
         }
         if (a < gr->nbuckets && gr->buckets[a].prop == does[j])
           changed |= run_list(G, gr->order, gr->buckets[a].lo,
-                              gr->buckets[a].hi);
+                              gr->buckets[a].hi, trail);
       }
     } while (changed && gr->recursive);
   }
@@ -540,7 +847,7 @@ static void incr_build(gdl_ctx *ctx, ground_t *G)
     return;
   G->incr_move = incr_move_pays(ctx, G);
   G->recgroup = ctx_alloc(ctx, (n + 1) * sizeof *G->recgroup);
-  G->fan_lo = ctx_alloc(ctx, (n + 2) * sizeof *G->fan_lo);
+  G->fan_lo = ctx_alloc(ctx, (2 * n + 2) * sizeof *G->fan_lo);
   G->gfan_lo = ctx_alloc(ctx, (n + 2) * sizeof *G->gfan_lo);
   G->dirty = ctx_alloc(ctx, G->ngroups + 1);
   G->recg = ctx_alloc(ctx, (G->ngroups + 1) * sizeof *G->recg);
@@ -571,19 +878,19 @@ static void incr_build(gdl_ctx *ctx, ground_t *G)
         if (gr->recursive)
           G->gfan_lo[(G->in[i] >> 1) + 1]++;
         else
-          G->fan_lo[(G->in[i] >> 1) + 1]++;
+          G->fan_lo[G->in[i] + 1]++;
     }
   }
-  for (p = 0; p < n; p++) {
+  for (p = 0; p < 2 * n; p++)
     G->fan_lo[p + 1] += G->fan_lo[p];
+  for (p = 0; p < n; p++)
     G->gfan_lo[p + 1] += G->gfan_lo[p];
-  }
-  G->fan = ctx_alloc(ctx, (G->fan_lo[n] + 1) * sizeof *G->fan);
+  G->fan = ctx_alloc(ctx, (G->fan_lo[2 * n] + 1) * sizeof *G->fan);
   G->gfan = ctx_alloc(ctx, (G->gfan_lo[n] + 1) * sizeof *G->gfan);
   {
-    uint32_t *at = ctx_alloc(ctx, (n + 1) * sizeof *at);
+    uint32_t *at = ctx_alloc(ctx, (2 * n + 1) * sizeof *at);
     uint32_t *gat = ctx_alloc(ctx, (n + 1) * sizeof *gat);
-    COPY(at, G->fan_lo, n * sizeof *at);
+    COPY(at, G->fan_lo, 2 * n * sizeof *at);
     COPY(gat, G->gfan_lo, n * sizeof *gat);
     for (g = 0; g < G->ngroups; g++) {
       const group_t *gr = &G->groups[g];
@@ -593,7 +900,7 @@ static void incr_build(gdl_ctx *ctx, ground_t *G)
         for (i = G->in_lo[r]; i < G->in_lo[r + 1]; i++) {
           p = G->in[i] >> 1;
           if (!gr->recursive)
-            G->fan[at[p]++] = r * 2 + (G->in[i] & 1);
+            G->fan[at[G->in[i]]++] = r;
           else if (gat[p] == G->gfan_lo[p] || G->gfan[gat[p] - 1] != g)
             G->gfan[gat[p]++] = g;
         }
@@ -623,48 +930,71 @@ static void incr_build(gdl_ctx *ctx, ground_t *G)
     G->ngheads[G->recg[i]] = k;
   }
   G->oldval = ctx_alloc(ctx, G->nrules + 1);
+  G->read = ctx_alloc(ctx, n + 1);
+  for (p = 0; p < n; p++)
+    G->read[p] = G->fan_lo[2 * p] != G->fan_lo[2 * p + 2] ||
+                 G->gfan_lo[p] != G->gfan_lo[p + 1];
 }
 
-static void push_event(gdl_ctx *ctx, ground_t *G, uint32_t p, int v)
+static inline void push_event(gdl_ctx *ctx, ground_t *G, uint32_t p, int v)
 {
+  if (!G->read[p])             /* an output no rule reads */
+    return;
   if (G->nevents >= G->eventcap)
     GROW(ctx, G->events, G->eventcap, G->nevents);
   G->events[G->nevents++] = p * 2 + (uint32_t)v;
 }
 
-/* The support of h moved by d (a rule of it started or stopped firing). */
-static void support(gdl_ctx *ctx, ground_t *G, uint32_t h, int d)
+/* Head h of a rule that started firing has one more support. */
+static inline void support_up(gdl_ctx *ctx, ground_t *G, uint32_t h)
 {
-  uint32_t old = G->support[h];
-  G->support[h] = d > 0 ? old + 1 : old - 1;
-  if ((old == 0) == (G->support[h] == 0))
+  if (G->support[h]++ != 0)
     return;
   if (G->recgroup[h]) {
     G->dirty[G->recgroup[h] - 1] = 1;
   } else {
-    G->val[h] = old == 0;
-    push_event(ctx, G, h, old == 0);
+    G->val[h] = 1;
+    push_event(ctx, G, h, 1);
+  }
+}
+
+/* ... or one less, of a rule that stopped. */
+static inline void support_down(gdl_ctx *ctx, ground_t *G, uint32_t h)
+{
+  if (--G->support[h] != 0)
+    return;
+  if (G->recgroup[h]) {
+    G->dirty[G->recgroup[h] - 1] = 1;
+  } else {
+    G->val[h] = 0;
+    push_event(ctx, G, h, 0);
   }
 }
 
 static void propagate(gdl_ctx *ctx, ground_t *G)
 {
   uint32_t next_rec = 0, i;
+  uint32_t *cnt = G->cnt;
+  const uint32_t *fan = G->fan, *head = G->head;
   for (;;) {
     while (G->nevents) {
       uint32_t e = G->events[--G->nevents], p = e >> 1, v = e & 1;
-      for (i = G->fan_lo[p]; i < G->fan_lo[p + 1]; i++) {
-        uint32_t r = G->fan[i] >> 1;
-        if (v != (G->fan[i] & 1)) {          /* the input holds now */
-          if (--G->cnt[r] == 0)
-            support(ctx, G, G->head[r], 1);
-        } else if (G->cnt[r]++ == 0) {
-          support(ctx, G, G->head[r], -1);
-        }
-      }
-      for (i = G->gfan_lo[p]; i < G->gfan_lo[p + 1]; i++)
-        if (G->gfan[i] != UINT32_MAX)
-          G->dirty[G->gfan[i]] = 1;
+      /* the readers of p whose literal holds now (p read as it is now:
+       * code p * 2 + !v) count one input less, the others one more */
+      uint32_t now = p * 2 + !v, other = p * 2 + v;
+      const uint32_t *f = fan + G->fan_lo[now], *fe = fan + G->fan_lo[now + 1];
+      for (; f < fe; f++)
+        if (--cnt[*f] == 0)
+          support_up(ctx, G, head[*f]);
+      f = fan + G->fan_lo[other];
+      fe = fan + G->fan_lo[other + 1];
+      for (; f < fe; f++)
+        if (cnt[*f]++ == 0)
+          support_down(ctx, G, head[*f]);
+      if (G->nrecg)
+        for (i = G->gfan_lo[p]; i < G->gfan_lo[p + 1]; i++)
+          if (G->gfan[i] != UINT32_MAX)
+            G->dirty[G->gfan[i]] = 1;
     }
     while (next_rec < G->nrecg && !G->dirty[G->recg[next_rec]])
       next_rec++;
@@ -679,7 +1009,7 @@ static void propagate(gdl_ctx *ctx, ground_t *G)
         G->oldval[i] = G->val[h[i]];
         G->val[h[i]] = G->support[h[i]] > 0;
       }
-      while (run_list(G, NULL, gr->lo, gr->hi))
+      while (run_list(G, NULL, gr->lo, gr->hi, 0))
         ;
       for (i = 0; i < k; i++)
         if (G->val[h[i]] != G->oldval[i])
@@ -783,6 +1113,8 @@ void ground_set_state(gdl_ctx *ctx, const gdl_state *s)
     return;
   }
   memset(G->val, 0, G->nprops);
+  G->nmset = 0;                  /* no move proposition holds */
+  G->mset_ok = 1;
   G->val[G->always] = 1;
   for (i = 0; i < s->n; i++)
     if ((p = true_prop(ctx, G, s->facts[i])) != UINT32_MAX && !G->val[p]) {
@@ -801,16 +1133,17 @@ void ground_set_state(gdl_ctx *ctx, const gdl_state *s)
   }
 }
 
-void ground_legal(gdl_ctx *ctx, size_t role, gdl_term **moves, uint32_t *n)
+void ground_legal(gdl_ctx *ctx, size_t role, const gdl_term **moves,
+                  uint32_t *n)
 {
   ground_t *G = ctx->ground;
-  uint32_t i, k = 0;
-  gdl_term *m = ctx_realloc(ctx, ctx->legal[role],
-                            (G->nlegal[role] + 1) * sizeof *m);
-  ctx->legal[role] = m;
-  for (i = 0; i < G->nlegal[role]; i++)
-    if (G->val[G->legal[role][i].prop])
-      m[k++] = G->legal[role][i].term;
+  const out_t *o = G->legal[role];
+  const uint8_t *val = G->val;
+  gdl_term *m = G->legalbuf[role];
+  uint32_t i, k = 0, nl = G->nlegal[role];
+  for (i = 0; i < nl; i++)
+    if (val[o[i].prop])
+      m[k++] = o[i].term;
   *moves = m;
   *n = k;
 }
@@ -849,9 +1182,16 @@ void ground_next(gdl_ctx *ctx, const gdl_term *moves, gdl_state *out)
 {
   ground_t *G = ctx->ground;
   uint32_t i, j, r, k = 0, nd = 0, does[64];
-  if (!G->ready || !G->incr_move)
-    for (i = 0; i < G->nmoveprops; i++)
-      G->val[G->moveprops[i]] = 0;
+  if (!G->ready || !G->incr_move) {
+    if (G->mset_ok)
+      for (i = 0; i < G->nmset; i++)
+        G->val[G->mset[i]] = 0;
+    else
+      for (i = 0; i < G->nmoveprops; i++)
+        G->val[G->moveprops[i]] = 0;
+    G->nmset = 0;
+    G->mset_ok = 1;
+  }
   if (!G->doesof) {
     G->doesof = ctx_alloc(ctx, (ctx->nroles + 1) * sizeof *G->doesof);
     G->doesofcap = ctx_alloc(ctx, (ctx->nroles + 1) * sizeof *G->doesofcap);
@@ -886,7 +1226,10 @@ void ground_next(gdl_ctx *ctx, const gdl_term *moves, gdl_state *out)
     propagate(ctx, G);
   } else {
     for (j = 0; j < nd; j++)
-      G->val[does[j]] = 1;
+      if (!G->val[does[j]]) {
+        G->val[does[j]] = 1;
+        G->mset[G->nmset++] = does[j];
+      }
     run(G, P_MOVE, does, nd);
   }
   if (out->cap < G->nnext + 1 || !out->facts) {

@@ -274,7 +274,9 @@ void ground_emit(gdl_ctx *ctx, const rule_t *r);
  * it would be too large (the interpreter is then used). */
 gdl_status ground_build(gdl_ctx *ctx);
 void ground_set_state(gdl_ctx *ctx, const gdl_state *s);
-void ground_legal(gdl_ctx *ctx, size_t role, gdl_term **moves, uint32_t *n);
+/* The legal moves of role, sorted, in a buffer of the network's. */
+void ground_legal(gdl_ctx *ctx, size_t role, const gdl_term **moves,
+                  uint32_t *n);
 int ground_terminal(gdl_ctx *ctx);
 void ground_goals(gdl_ctx *ctx, size_t role, gdl_term **buf, uint32_t *cap,
                   uint32_t *n);

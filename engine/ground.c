@@ -102,7 +102,10 @@ struct ground {
   uint32_t **gheads, *ngheads;  /* per recursive group: its heads */
   uint8_t *dirty, *oldval;   /* per group; scratch per head */
   uint32_t *events, nevents, eventcap;  /* proposition * 2 + new value */
-  uint8_t *read;             /* per proposition: a rule reads it */
+  uint8_t *read;             /* per proposition: 1 a rule reads it, 2 it
+                                is a `next` output (nextof) */
+  uint32_t *nextof;          /* per proposition: 1 + its index in next[] */
+  uint64_t *nextbits;        /* per next[] entry: holds (incr_move) */
   uint32_t *truep, ntrue;    /* the `true` propositions that hold now */
   uint32_t *newtrue;         /* scratch: those of the state being set */
   uint32_t *stamp, epoch;    /* per proposition: in the new state */
@@ -934,11 +937,26 @@ static void incr_build(gdl_ctx *ctx, ground_t *G)
   for (p = 0; p < n; p++)
     G->read[p] = G->fan_lo[2 * p] != G->fan_lo[2 * p + 2] ||
                  G->gfan_lo[p] != G->gfan_lo[p + 1];
+  G->nextof = ctx_alloc(ctx, (n + 1) * sizeof *G->nextof);
+  G->nextbits = ctx_alloc(ctx, (G->nnext / 64 + 1) * sizeof *G->nextbits);
+  for (i = 0; i < G->nnext; i++)
+    if (G->next[i].prop != G->always) {   /* `always` never changes */
+      G->nextof[G->next[i].prop] = i + 1;
+      G->read[G->next[i].prop] |= 2;
+    }
 }
 
 static inline void push_event(gdl_ctx *ctx, ground_t *G, uint32_t p, int v)
 {
-  if (!G->read[p])             /* an output no rule reads */
+  uint8_t f = G->read[p];
+  if (f & 2) {                 /* a `next` output: the next state's bit */
+    uint32_t i = G->nextof[p] - 1;
+    if (v)
+      G->nextbits[i >> 6] |= (uint64_t)1 << (i & 63);
+    else
+      G->nextbits[i >> 6] &= ~((uint64_t)1 << (i & 63));
+  }
+  if (!(f & 1))                /* an output no rule reads */
     return;
   if (G->nevents >= G->eventcap)
     GROW(ctx, G->events, G->eventcap, G->nevents);
@@ -1074,6 +1092,10 @@ static void incr_init(ground_t *G)
     }
   }
   memset(G->dirty, 0, G->ngroups);
+  memset(G->nextbits, 0, (G->nnext / 64 + 1) * sizeof *G->nextbits);
+  for (i = 0; i < G->nnext; i++)
+    if (G->val[G->next[i].prop])
+      G->nextbits[i >> 6] |= (uint64_t)1 << (i & 63);
   G->ready = 1;
 }
 
@@ -1237,9 +1259,20 @@ void ground_next(gdl_ctx *ctx, const gdl_term *moves, gdl_state *out)
                              (G->nnext + 1) * sizeof *out->facts);
     out->cap = G->nnext + 1;
   }
-  for (i = 0; i < G->nnext; i++)
-    if (G->val[G->next[i].prop])
-      out->facts[k++] = G->next[i].term;
+  if (G->ready && G->incr_move) {
+    /* the bits kept by propagation, in next[] order */
+    for (i = 0; i <= G->nnext / 64; i++) {
+      uint64_t w = G->nextbits[i];
+      while (w) {
+        out->facts[k++] = G->next[i * 64 + (uint32_t)__builtin_ctzll(w)].term;
+        w &= w - 1;
+      }
+    }
+  } else {
+    for (i = 0; i < G->nnext; i++)
+      if (G->val[G->next[i].prop])
+        out->facts[k++] = G->next[i].term;
+  }
   out->n = k;
 }
 

@@ -30,6 +30,17 @@
 #define MAX_RELAXED_FACTS 2000000
 #define GROUND_SECONDS 5.0
 
+/* Rules wait in G->buf[] while the components that come one after the
+ * other read none of each other's relations (see ground_build), then
+ * become groups in this order: the auxiliaries of the state, of the move
+ * (parts, see factor_rule), the disjunctions of the state, of the move
+ * (see share_inputs), then the rules of the state, of the move. */
+enum {
+  BUF_STATE, BUF_MOVE, BUF_OR_STATE, BUF_OR_MOVE, BUF_RULES_STATE,
+  BUF_RULES_MOVE, NBUF
+};
+#define BUF_RULES(phase) ((phase) == P_MOVE ? BUF_RULES_MOVE : BUF_RULES_STATE)
+
 typedef struct {
   uint32_t prop;             /* a `does` proposition */
   uint32_t lo, hi;           /* its rules: order[lo, hi) of the group */
@@ -84,7 +95,10 @@ struct ground {
   struct factor **factor;    /* per rule: its parts, or NULL */
   uint8_t *seen;             /* per term: a ground rule of it is kept */
   uint32_t seencap;
-  uint32_t *buf[3], nbuf[3], bufcap[3];   /* rules waiting (BUF_*) */
+  uint8_t *incommon;         /* share_inputs: per input code, in C */
+  uint32_t *incount, ncodes; /* ... scratch counts; codes they have */
+  uint32_t orsym, andsym;    /* functors of disjunctions, conjunctions */
+  uint32_t *buf[NBUF], nbuf[NBUF], bufcap[NBUF];  /* rules waiting */
   /* the state phase, incrementally (see ground_set_state) */
   int incr;                  /* the network allows it */
   int incr_move;             /* ... and the move phase follows changes too */
@@ -103,9 +117,13 @@ struct ground {
   uint8_t *dirty, *oldval;   /* per group; scratch per head */
   uint32_t *events, nevents, eventcap;  /* proposition * 2 + new value */
   uint8_t *read;             /* per proposition: 1 a rule reads it, 2 it
-                                is a `next` output (nextof) */
-  uint32_t *nextof;          /* per proposition: 1 + its index in next[] */
-  uint64_t *nextbits;        /* per next[] entry: holds (incr_move) */
+                                is a `next` or `legal` output (outof) */
+  uint32_t *outof;           /* per proposition: 1 + its output slot */
+  uint64_t *outbits;         /* per output slot: holds (once ready; the
+                                `next` ones when incr_move) */
+  uint32_t *legalslot;       /* per role: its first slot, legal[r][0] */
+  uint32_t nslots;           /* next[i] has slot i; each role's begin on
+                                a word */
   uint32_t *truep, ntrue;    /* the `true` propositions that hold now */
   uint32_t *newtrue;         /* scratch: those of the state being set */
   uint32_t *stamp, epoch;    /* per proposition: in the new state */
@@ -117,6 +135,7 @@ struct ground {
 };
 
 static void bucket_group(gdl_ctx *ctx, ground_t *G, group_t *g);
+static void share_inputs(gdl_ctx *ctx, ground_t *G, int rb);
 static void incr_build(gdl_ctx *ctx, ground_t *G);
 
 static uint32_t prop_of(gdl_ctx *ctx, ground_t *G, gdl_term atom, int phase)
@@ -335,9 +354,6 @@ static int seen(gdl_ctx *ctx, ground_t *G, gdl_term t)
   return 0;
 }
 
-/* Rules wait in G->buf[] until their component is done, then become
- * groups: the auxiliaries of the state, of the move, then the rules. */
-enum { BUF_STATE, BUF_MOVE, BUF_RULES };
 
 static void buf_put(gdl_ctx *ctx, ground_t *G, int b, uint32_t x)
 {
@@ -378,13 +394,14 @@ static uint32_t lit_inputs(gdl_ctx *ctx, ground_t *G, const rule_t *r,
 }
 
 /* One instance of rule r, with the bindings of the join in hand: a ground
- * rule into G->buf[BUF_RULES] as head, count, inputs; with its parts' into
+ * rule into G->buf[BUF_RULES(phase)] as head, count, inputs; with its parts' into
  * the buffers of their phases when it is factored. */
 void ground_emit(gdl_ctx *ctx, const rule_t *r)
 {
   ground_t *G = ctx->ground;
   const struct factor *f = G->factor ? G->factor[r - ctx->rules] : NULL;
   uint32_t aux[64], k, at, n;
+  int rb = BUF_RULES(ctx->rels[r->rel].phase);
   gdl_term h;
   if (f) {
     for (k = 0; k < f->nparts; k++) {
@@ -404,15 +421,15 @@ void ground_emit(gdl_ctx *ctx, const rule_t *r)
       return;
   }
   h = eval_subst(ctx, r->head, 1);
-  buf_put(ctx, G, BUF_RULES, prop_of(ctx, G, h, ctx->rels[r->rel].phase));
-  at = G->nbuf[BUF_RULES];
-  buf_put(ctx, G, BUF_RULES, 0);
-  n = lit_inputs(ctx, G, r, f, 0, BUF_RULES);
-  G->buf[BUF_RULES][at] = n;
+  buf_put(ctx, G, rb, prop_of(ctx, G, h, ctx->rels[r->rel].phase));
+  at = G->nbuf[rb];
+  buf_put(ctx, G, rb, 0);
+  n = lit_inputs(ctx, G, r, f, 0, rb);
+  G->buf[rb][at] = n;
   if (f)
     for (k = 0; k < f->nparts; k++) {
-      buf_put(ctx, G, BUF_RULES, aux[k] * 2);
-      G->buf[BUF_RULES][at]++;
+      buf_put(ctx, G, rb, aux[k] * 2);
+      G->buf[rb][at]++;
     }
 }
 
@@ -602,6 +619,7 @@ gdl_status ground_build(gdl_ctx *ctx)
 {
   ground_t *G;
   uint32_t s, i;
+  uint8_t *pending;
   PROTECT(ctx);
   if (ctx->ground)
     ctx_throw(ctx, GDL_EINPUT, "already grounded");
@@ -618,18 +636,49 @@ gdl_status ground_build(gdl_ctx *ctx)
       for (i = 0; i < c->nrules; i++)
         G->factor[c->rules[i]] = factor_rule(ctx, c->rules[i]);
   }
+  G->orsym = sym_intern(ctx, " or", 3);
+  G->andsym = sym_intern(ctx, " and", 4);
   ctx->grounding = 1;
   ctx->relaxed = 1;
-  for (s = 0; s < ctx->nsccs; s++) {
-    const scc_t *c = &ctx->sccs[s];
-    if (c->phase == P_STATIC || c->nrules == 0)
+  pending = ctx_alloc(ctx, ctx->nrels + 1);
+  for (s = 0; s <= ctx->nsccs; s++) {
+    const scc_t *c = s < ctx->nsccs ? &ctx->sccs[s] : NULL;
+    int reads = !c || c->recursive;
+    if (c && (c->phase == P_STATIC || c->nrules == 0))
       continue;
-    for (i = 0; i < c->nrules; i++)
+    /* components outside recursion wait together, so that rules of one
+     * head meet in share_inputs, until one reads a relation of theirs */
+    for (i = 0; c && !reads && i < c->nrules; i++) {
+      const rule_t *r = &ctx->rules[c->rules[i]];
+      uint32_t j;
+      for (j = 0; j < r->nbody; j++)
+        if ((r->body[j].kind == L_POS || r->body[j].kind == L_NEG) &&
+            pending[r->body[j].rel])
+          reads = 1;
+    }
+    if (reads) {
+      share_inputs(ctx, G, BUF_RULES_STATE);
+      share_inputs(ctx, G, BUF_RULES_MOVE);
+      flush(ctx, G, BUF_STATE, P_STATE, 0);
+      flush(ctx, G, BUF_MOVE, P_MOVE, 0);
+      flush(ctx, G, BUF_OR_STATE, P_STATE, 0);
+      flush(ctx, G, BUF_OR_MOVE, P_MOVE, 0);
+      flush(ctx, G, BUF_RULES_STATE, P_STATE, 0);
+      flush(ctx, G, BUF_RULES_MOVE, P_MOVE, 0);
+      memset(pending, 0, ctx->nrels);
+    }
+    if (!c)
+      break;
+    for (i = 0; i < c->nrules; i++) {
       eval_rule(ctx, &ctx->rules[c->rules[i]]);
-    flush(ctx, G, BUF_STATE, P_STATE, 0);
-    flush(ctx, G, BUF_MOVE, P_MOVE, 0);
-    flush(ctx, G, BUF_RULES, c->phase, c->recursive);
+      pending[ctx->rules[c->rules[i]].rel] = 1;
+    }
+    if (c->recursive) {
+      flush(ctx, G, BUF_RULES(c->phase), c->phase, 1);
+      memset(pending, 0, ctx->nrels);
+    }
   }
+  ctx_free(ctx, pending);
   ctx->grounding = 0;
   ctx->relaxed = 0;
   for (i = 0; i < ctx->nrules; i++)
@@ -647,7 +696,9 @@ gdl_status ground_build(gdl_ctx *ctx)
     }
   ctx_free(ctx, G->factor);
   ctx_free(ctx, G->seen);
-  for (i = 0; i < 3; i++)
+  ctx_free(ctx, G->incommon);
+  ctx_free(ctx, G->incount);
+  for (i = 0; i < NBUF; i++)
     ctx_free(ctx, G->buf[i]);
   G->factor = NULL;
   G->seen = NULL;
@@ -669,6 +720,207 @@ gdl_status ground_build(gdl_ctx *ctx)
   ctx->have_state = 0;
   UNPROTECT(ctx);
   return GDL_OK;
+}
+
+/* ---- shared inputs ----------------------------------------------------
+ *
+ * Rules of one head often differ in a single input: sudoku's frame rules
+ * say a cell keeps its digit when the move differs from it in the first
+ * coordinate, or the second, the third, the fourth, so each of the four
+ * (after factoring) reads the cell and an auxiliary that 270 cells read.
+ * A head's rules that share inputs C become one rule, C and a disjunction
+ * of what is left of each (h :- C, B; B :- rest1; B :- rest2 ...), and
+ * one disjunction serves every head that has the same rests (it is named
+ * by a term of them, so equal ones are one proposition): sudoku's frame
+ * then costs a cell's four moves-elsewhere, not 270 cells per change of
+ * the move.  Inputs from earlier groups only, so the rules of a component
+ * outside recursion: a disjunction comes in a group of its own before the
+ * rules that read it. */
+
+/* The term that names input code c: the atom, or (not atom). */
+static gdl_term input_term(gdl_ctx *ctx, const ground_t *G, uint32_t c)
+{
+  gdl_term a = G->atom[c >> 1];
+  return c & 1 ? term_fn(ctx, S_NOT, 1, &a) : a;
+}
+
+static void sort_ids(gdl_term *v, uint32_t n)
+{
+  uint32_t i, j;
+  for (i = 1; i < n; i++) {
+    gdl_term x = v[i];
+    for (j = i; j > 0 && v[j - 1] > x; j--)
+      v[j] = v[j - 1];
+    v[j] = x;
+  }
+}
+
+/* The disjunction of the rests of rules k[0..nk-1] (inputs not marked in
+ * G->incommon), its rules put in a buffer when it is new; its
+ * proposition. */
+static uint32_t disjunction(gdl_ctx *ctx, ground_t *G, const uint32_t **k,
+                            uint32_t nk)
+{
+  uint32_t j, i, p, phase = P_STATE, b;
+  gdl_term *rest = ctx_alloc(ctx, (nk + 1) * sizeof *rest), t;
+  gdl_term *conj = NULL;
+  uint32_t conjcap = 0;
+  for (j = 0; j < nk; j++) {
+    uint32_t n = 0;
+    for (i = 0; i < k[j][1]; i++) {
+      uint32_t c = k[j][2 + i];
+      if (G->incommon[c])
+        continue;
+      GROW(ctx, conj, conjcap, n);
+      conj[n++] = input_term(ctx, G, c);
+      if (G->phase[c >> 1] == P_MOVE)
+        phase = P_MOVE;
+    }
+    sort_ids(conj, n);
+    rest[j] = n == 1 ? conj[0] : term_fn(ctx, G->andsym, n, conj);
+  }
+  sort_ids(rest, nk);
+  t = term_fn(ctx, G->orsym, nk, rest);
+  ctx_free(ctx, rest);
+  ctx_free(ctx, conj);
+  if (t < G->propofcap && G->propof[t])
+    return G->propof[t] - 1;      /* the same disjunction, made before */
+  p = prop_of(ctx, G, t, (int)phase);
+  b = phase == P_MOVE ? BUF_OR_MOVE : BUF_OR_STATE;
+  for (j = 0; j < nk; j++) {
+    uint32_t at, n = 0;
+    buf_put(ctx, G, b, p);
+    at = G->nbuf[b];
+    buf_put(ctx, G, b, 0);
+    for (i = 0; i < k[j][1]; i++)
+      if (!G->incommon[k[j][2 + i]]) {
+        buf_put(ctx, G, b, k[j][2 + i]);
+        n++;
+      }
+    G->buf[b][at] = n;
+  }
+  return p;
+}
+
+/* Out: rule x (head, count, inputs), with only the inputs marked in
+ * G->incommon, and disjunction d (UINT32_MAX: none). */
+static void put_rule(gdl_ctx *ctx, ground_t *G, uint32_t *out, uint32_t *no,
+                     const uint32_t *x, int common, uint32_t d)
+{
+  uint32_t i, n = 0, at;
+  out[(*no)++] = x[0];
+  at = (*no)++;
+  for (i = 0; i < x[1]; i++)
+    if (!common || G->incommon[x[2 + i]])
+      out[(*no)++] = x[2 + i], n++;
+  if (d != UINT32_MAX)
+    out[(*no)++] = d * 2, n++;
+  out[at] = n;
+  (void)ctx;
+}
+
+static void share_inputs(gdl_ctx *ctx, ground_t *G, int rb)
+{
+  uint32_t *x = G->buf[rb], nx = G->nbuf[rb];
+  uint32_t nr = 0, i, j, a, b, no = 0, *out, *cnt;
+  const uint32_t **r;
+  uint8_t *done;
+  if (nx == 0)
+    return;
+  for (i = 0; i < nx; i += 2 + x[i + 1])
+    nr++;
+  r = ctx_alloc(ctx, (nr + 1) * sizeof *r);
+  done = ctx_alloc(ctx, nr + 1);
+  nr = 0;
+  for (i = 0; i < nx; i += 2 + x[i + 1])
+    r[nr++] = x + i;
+  /* by head, stable (insertion sort on runs already mostly in order) */
+  for (i = 1; i < nr; i++) {
+    const uint32_t *v = r[i];
+    for (j = i; j > 0 && r[j - 1][0] > v[0]; j--)
+      r[j] = r[j - 1];
+    r[j] = v;
+  }
+  if (G->ncodes < 2 * G->nprops + 2) {   /* all zero between uses */
+    uint32_t c = 2 * G->nprops + 2;
+    G->incommon = ctx_realloc(ctx, G->incommon, c);
+    G->incount = ctx_realloc(ctx, G->incount, c * sizeof *G->incount);
+    memset(G->incommon + G->ncodes, 0, c - G->ncodes);
+    memset(G->incount + G->ncodes, 0, (c - G->ncodes) * sizeof *G->incount);
+    G->ncodes = c;
+  }
+  /* the output is no longer than the input plus a disjunction per rule */
+  out = ctx_alloc(ctx, (nx + nr + 1) * sizeof *out);
+  cnt = G->incount;
+  for (a = 0; a < nr; a = b) {
+    for (b = a + 1; b < nr && r[b][0] == r[a][0]; b++)
+      ;
+    for (;;) {
+      /* the input most of the head's rules left read */
+      uint32_t best = 0, bestc = UINT32_MAX, nk = 0, ncommon = 0, k;
+      const uint32_t **kr;
+      int bare = 0;
+      for (j = a; j < b; j++)
+        if (!done[j])
+          for (i = 0; i < r[j][1]; i++)
+            if (++cnt[r[j][2 + i]] > best) {
+              best = cnt[r[j][2 + i]];
+              bestc = r[j][2 + i];
+            }
+      for (j = a; j < b; j++)
+        if (!done[j])
+          for (i = 0; i < r[j][1]; i++)
+            cnt[r[j][2 + i]] = 0;
+      if (best < 2)
+        break;
+      /* the rules that read it, and the inputs all of them read */
+      kr = ctx_alloc(ctx, (b - a + 1) * sizeof *kr);
+      for (j = a; j < b; j++)
+        if (!done[j])
+          for (i = 0; i < r[j][1]; i++)
+            if (r[j][2 + i] == bestc) {
+              kr[nk++] = r[j];
+              done[j] = 1;
+              break;
+            }
+      for (k = 0; k < nk; k++)
+        for (i = 0; i < kr[k][1]; i++)
+          cnt[kr[k][2 + i]]++;
+      for (k = 0; k < nk; k++)
+        for (i = 0; i < kr[k][1]; i++) {
+          uint32_t c = kr[k][2 + i];
+          if (cnt[c] == nk && !G->incommon[c]) {
+            G->incommon[c] = 1;
+            ncommon++;
+          }
+        }
+      for (k = 0; k < nk; k++) {
+        uint32_t n = 0;
+        for (i = 0; i < kr[k][1]; i++)
+          n += !G->incommon[kr[k][2 + i]];
+        bare |= n == 0;       /* C alone is enough for the head */
+      }
+      put_rule(ctx, G, out, &no, kr[0], 1,
+               bare ? UINT32_MAX : disjunction(ctx, G, kr, nk));
+      for (k = 0; k < nk; k++)
+        for (i = 0; i < kr[k][1]; i++) {
+          cnt[kr[k][2 + i]] = 0;
+          G->incommon[kr[k][2 + i]] = 0;
+        }
+      (void)ncommon;
+      ctx_free(ctx, kr);
+    }
+    for (j = a; j < b; j++)
+      if (!done[j])
+        put_rule(ctx, G, out, &no, r[j], 0, UINT32_MAX);
+  }
+  /* out replaces the buffer */
+  G->nbuf[rb] = 0;
+  for (i = 0; i < no; i++)
+    buf_put(ctx, G, rb, out[i]);
+  ctx_free(ctx, out);
+  ctx_free(ctx, r);
+  ctx_free(ctx, done);
 }
 
 /* ---- evaluation ------------------------------------------------------- */
@@ -937,24 +1189,37 @@ static void incr_build(gdl_ctx *ctx, ground_t *G)
   for (p = 0; p < n; p++)
     G->read[p] = G->fan_lo[2 * p] != G->fan_lo[2 * p + 2] ||
                  G->gfan_lo[p] != G->gfan_lo[p + 1];
-  G->nextof = ctx_alloc(ctx, (n + 1) * sizeof *G->nextof);
-  G->nextbits = ctx_alloc(ctx, (G->nnext / 64 + 1) * sizeof *G->nextbits);
+  /* output slots: next[], then each role's legal[] from a word on */
+  G->outof = ctx_alloc(ctx, (n + 1) * sizeof *G->outof);
+  G->legalslot = ctx_alloc(ctx, (ctx->nroles + 1) * sizeof *G->legalslot);
+  G->nslots = G->nnext;
+  for (i = 0; i < ctx->nroles; i++) {
+    G->legalslot[i] = (G->nslots + 63) & ~63u;
+    G->nslots = G->legalslot[i] + G->nlegal[i];
+  }
+  G->outbits = ctx_alloc(ctx, (G->nslots / 64 + 1) * sizeof *G->outbits);
   for (i = 0; i < G->nnext; i++)
     if (G->next[i].prop != G->always) {   /* `always` never changes */
-      G->nextof[G->next[i].prop] = i + 1;
+      G->outof[G->next[i].prop] = i + 1;
       G->read[G->next[i].prop] |= 2;
     }
+  for (i = 0; i < ctx->nroles; i++)
+    for (p = 0; p < G->nlegal[i]; p++)
+      if (G->legal[i][p].prop != G->always) {
+        G->outof[G->legal[i][p].prop] = G->legalslot[i] + p + 1;
+        G->read[G->legal[i][p].prop] |= 2;
+      }
 }
 
 static inline void push_event(gdl_ctx *ctx, ground_t *G, uint32_t p, int v)
 {
   uint8_t f = G->read[p];
   if (f & 2) {                 /* a `next` output: the next state's bit */
-    uint32_t i = G->nextof[p] - 1;
+    uint32_t i = G->outof[p] - 1;
     if (v)
-      G->nextbits[i >> 6] |= (uint64_t)1 << (i & 63);
+      G->outbits[i >> 6] |= (uint64_t)1 << (i & 63);
     else
-      G->nextbits[i >> 6] &= ~((uint64_t)1 << (i & 63));
+      G->outbits[i >> 6] &= ~((uint64_t)1 << (i & 63));
   }
   if (!(f & 1))                /* an output no rule reads */
     return;
@@ -1073,7 +1338,7 @@ static uint32_t true_prop(gdl_ctx *ctx, ground_t *G, gdl_term f)
 }
 
 /* After a full pass: the counts that match it. */
-static void incr_init(ground_t *G)
+static void incr_init(ground_t *G, uint32_t roles)
 {
   uint32_t g, r, i;
   memset(G->support, 0, G->nprops * sizeof *G->support);
@@ -1092,10 +1357,16 @@ static void incr_init(ground_t *G)
     }
   }
   memset(G->dirty, 0, G->ngroups);
-  memset(G->nextbits, 0, (G->nnext / 64 + 1) * sizeof *G->nextbits);
+  memset(G->outbits, 0, (G->nslots / 64 + 1) * sizeof *G->outbits);
   for (i = 0; i < G->nnext; i++)
     if (G->val[G->next[i].prop])
-      G->nextbits[i >> 6] |= (uint64_t)1 << (i & 63);
+      G->outbits[i >> 6] |= (uint64_t)1 << (i & 63);
+  for (g = 0; g < roles; g++)
+    for (i = 0; i < G->nlegal[g]; i++)
+      if (G->val[G->legal[g][i].prop]) {
+        r = G->legalslot[g] + i;
+        G->outbits[r >> 6] |= (uint64_t)1 << (r & 63);
+      }
   G->ready = 1;
 }
 
@@ -1151,7 +1422,7 @@ void ground_set_state(gdl_ctx *ctx, const gdl_state *s)
      * move is a change of `does` propositions like any other */
     if (G->incr_move)
       run(G, P_MOVE, NULL, 0);
-    incr_init(G);
+    incr_init(G, ctx->nroles);
   }
 }
 
@@ -1163,9 +1434,20 @@ void ground_legal(gdl_ctx *ctx, size_t role, const gdl_term **moves,
   const uint8_t *val = G->val;
   gdl_term *m = G->legalbuf[role];
   uint32_t i, k = 0, nl = G->nlegal[role];
-  for (i = 0; i < nl; i++)
-    if (val[o[i].prop])
-      m[k++] = o[i].term;
+  if (G->ready) {              /* the bits kept by propagation */
+    uint32_t lo = G->legalslot[role];
+    for (i = lo / 64; i < (lo + nl + 63) / 64; i++) {
+      uint64_t w = G->outbits[i];
+      while (w) {
+        m[k++] = o[i * 64 + (uint32_t)__builtin_ctzll(w) - lo].term;
+        w &= w - 1;
+      }
+    }
+  } else {
+    for (i = 0; i < nl; i++)
+      if (val[o[i].prop])
+        m[k++] = o[i].term;
+  }
   *moves = m;
   *n = k;
 }
@@ -1261,8 +1543,8 @@ void ground_next(gdl_ctx *ctx, const gdl_term *moves, gdl_state *out)
   }
   if (G->ready && G->incr_move) {
     /* the bits kept by propagation, in next[] order */
-    for (i = 0; i <= G->nnext / 64; i++) {
-      uint64_t w = G->nextbits[i];
+    for (i = 0; i < (G->nnext + 63) / 64; i++) {
+      uint64_t w = G->outbits[i];
       while (w) {
         out->facts[k++] = G->next[i * 64 + (uint32_t)__builtin_ctzll(w)].term;
         w &= w - 1;

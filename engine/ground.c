@@ -22,6 +22,7 @@
  * fails with GDL_ELIMIT and the interpreter stays in use.
  */
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "internal.h"
@@ -33,11 +34,12 @@
 /* Rules wait in G->buf[] while the components that come one after the
  * other read none of each other's relations (see ground_build), then
  * become groups in this order: the auxiliaries of the state, of the move
- * (parts, see factor_rule), the disjunctions of the state, of the move
- * (see share_inputs), then the rules of the state, of the move. */
+ * (parts, see factor_rule), the parts of a single move (see exclusive),
+ * the disjunctions of the state, of the move (see share_inputs), then the
+ * rules of the state, of the move. */
 enum {
-  BUF_STATE, BUF_MOVE, BUF_OR_STATE, BUF_OR_MOVE, BUF_RULES_STATE,
-  BUF_RULES_MOVE, NBUF
+  BUF_STATE, BUF_MOVE, BUF_EXCL, BUF_OR_STATE, BUF_OR_MOVE,
+  BUF_RULES_STATE, BUF_RULES_MOVE, NBUF
 };
 #define BUF_RULES(phase) ((phase) == P_MOVE ? BUF_RULES_MOVE : BUF_RULES_STATE)
 
@@ -98,6 +100,8 @@ struct ground {
   uint8_t *incommon;         /* share_inputs: per input code, in C */
   uint32_t *incount, ncodes; /* ... scratch counts; codes they have */
   uint32_t orsym, andsym;    /* functors of disjunctions, conjunctions */
+  struct onemove { uint32_t part, aux, does; } *om;   /* see exclusive */
+  uint32_t nom, omcap;
   uint32_t *buf[NBUF], nbuf[NBUF], bufcap[NBUF];  /* rules waiting */
   /* the state phase, incrementally (see ground_set_state) */
   int incr;                  /* the network allows it */
@@ -136,6 +140,8 @@ struct ground {
 
 static void bucket_group(gdl_ctx *ctx, ground_t *G, group_t *g);
 static void share_inputs(gdl_ctx *ctx, ground_t *G, int rb);
+static void sort_ids(gdl_term *v, uint32_t n);
+static void exclusive(gdl_ctx *ctx, ground_t *G);
 static void incr_build(gdl_ctx *ctx, ground_t *G);
 
 static uint32_t prop_of(gdl_ctx *ctx, ground_t *G, gdl_term atom, int phase)
@@ -186,6 +192,7 @@ static uint32_t prop_of(gdl_ctx *ctx, ground_t *G, gdl_term atom, int phase)
 typedef struct {
   uint32_t sym, isym;      /* functor of its auxiliaries, of its instances */
   uint8_t phase;
+  uint8_t one_move;        /* its one input is a `does` (see exclusive) */
   uint32_t nkey, nall;
   uint32_t *key, *all;     /* the head variables it uses; all its vars */
 } part_t;
@@ -312,6 +319,13 @@ static struct factor *factor_rule(gdl_ctx *ctx, uint32_t ri)
   }
   for (k = 0; k < np; k++) {
     part_t *p = &f->parts[k];
+    uint32_t inputs = 0, moves = 0;
+    for (i = 0; i < n; i++)
+      if (comp[i] == pin[k] && lit_input(ctx, &r->body[i])) {
+        inputs++;
+        moves += r->body[i].kind == L_POS && r->body[i].rel == ctx->r_does;
+      }
+    p->one_move = inputs == 1 && moves == 1;
     p->phase = pphase[k];
     p->key = var_list(ctx, pv[k] & head, &p->nkey);
     p->all = var_list(ctx, pv[k], &p->nall);
@@ -411,6 +425,20 @@ void ground_emit(gdl_ctx *ctx, const rule_t *r)
                        p->phase);
       if (seen(ctx, G, bound_term(ctx, p->isym, p->all, p->nall)))
         continue;
+      if (p->one_move) {       /* its rules are made by exclusive() */
+        const lit_t *l = NULL;
+        uint32_t i;
+        for (i = 0; i < r->nbody; i++)
+          if (f->part[i] == k + 1 && lit_input(ctx, &r->body[i]))
+            l = &r->body[i];
+        if (G->nom >= G->omcap)
+          GROW(ctx, G->om, G->omcap, G->nom);
+        G->om[G->nom].part = p->sym;
+        G->om[G->nom].aux = aux[k];
+        G->om[G->nom++].does = prop_of(ctx, G, eval_subst(ctx, l->a, 1),
+                                       P_MOVE);
+        continue;
+      }
       buf_put(ctx, G, b, aux[k]);
       at = G->nbuf[b];
       buf_put(ctx, G, b, 0);
@@ -657,10 +685,12 @@ gdl_status ground_build(gdl_ctx *ctx)
           reads = 1;
     }
     if (reads) {
+      exclusive(ctx, G);
       share_inputs(ctx, G, BUF_RULES_STATE);
       share_inputs(ctx, G, BUF_RULES_MOVE);
       flush(ctx, G, BUF_STATE, P_STATE, 0);
       flush(ctx, G, BUF_MOVE, P_MOVE, 0);
+      flush(ctx, G, BUF_EXCL, P_MOVE, 0);
       flush(ctx, G, BUF_OR_STATE, P_STATE, 0);
       flush(ctx, G, BUF_OR_MOVE, P_MOVE, 0);
       flush(ctx, G, BUF_RULES_STATE, P_STATE, 0);
@@ -698,6 +728,7 @@ gdl_status ground_build(gdl_ctx *ctx)
   ctx_free(ctx, G->seen);
   ctx_free(ctx, G->incommon);
   ctx_free(ctx, G->incount);
+  ctx_free(ctx, G->om);
   for (i = 0; i < NBUF; i++)
     ctx_free(ctx, G->buf[i]);
   G->factor = NULL;
@@ -720,6 +751,134 @@ gdl_status ground_build(gdl_ctx *ctx)
   ctx->have_state = 0;
   UNPROTECT(ctx);
   return GDL_OK;
+}
+
+/* ---- one move ---------------------------------------------------------
+ *
+ * A part whose one input is a `does` holds when the move is one of a
+ * set: breakthrough's frame keeps a cell when the move neither leaves nor
+ * enters it, which is some 300 moves per cell, so each move is read by the
+ * parts of 62 cells.  A role makes one move at a time, so among a role's
+ * moves in the part (D) the part holds iff one of D does and none of the
+ * moves left out of its set does: A :- any(D), (not other(D - S)).  Where
+ * the moves left out are fewer than those in, the part is built that way:
+ * each move is then read by any(D) and the others of the cells it
+ * touches.  Disjunctions are named by terms of their atoms, so one serves
+ * every part with the same moves. */
+
+static int cmp_om(const void *a, const void *b)
+{
+  const struct onemove *x = a, *y = b;
+  if (x->part != y->part)
+    return x->part < y->part ? -1 : 1;
+  if (x->aux != y->aux)
+    return x->aux < y->aux ? -1 : 1;
+  return x->does < y->does ? -1 : x->does > y->does;
+}
+
+/* The proposition that holds when one of props[0..n-1] (moves) does, its
+ * rules into BUF_MOVE when it is new. */
+static uint32_t any_of(gdl_ctx *ctx, ground_t *G, const uint32_t *props,
+                       uint32_t n)
+{
+  gdl_term *a = ctx_alloc(ctx, (n + 1) * sizeof *a), t;
+  uint32_t i, p;
+  for (i = 0; i < n; i++)
+    a[i] = G->atom[props[i]];
+  sort_ids(a, n);
+  t = term_fn(ctx, G->orsym, n, a);
+  ctx_free(ctx, a);
+  if (t < G->propofcap && G->propof[t])
+    return G->propof[t] - 1;
+  p = prop_of(ctx, G, t, P_MOVE);
+  for (i = 0; i < n; i++) {
+    buf_put(ctx, G, BUF_MOVE, p);
+    buf_put(ctx, G, BUF_MOVE, 1);
+    buf_put(ctx, G, BUF_MOVE, props[i] * 2);
+  }
+  return p;
+}
+
+static void exclusive(gdl_ctx *ctx, ground_t *G)
+{
+  struct onemove *om = G->om;
+  uint32_t a, b, i, j, n = 0, *d, *role, *in, *out;
+  if (G->nom == 0)
+    return;
+  qsort(om, G->nom, sizeof *om, cmp_om);
+  for (i = 0; i < G->nom; i++)        /* without repeats */
+    if (n == 0 || cmp_om(&om[n - 1], &om[i]) != 0)
+      om[n++] = om[i];
+  d = ctx_alloc(ctx, (n + 1) * sizeof *d);
+  role = ctx_alloc(ctx, (n + 1) * sizeof *role);
+  in = ctx_alloc(ctx, (n + 1) * sizeof *in);
+  out = ctx_alloc(ctx, (n + 1) * sizeof *out);
+  for (a = 0; a < n; a = b) {
+    uint32_t nd = 0, c, e;
+    for (b = a; b < n && om[b].part == om[a].part; b++)
+      d[nd++] = om[b].does;
+    /* D: the part's moves, by role then proposition */
+    for (i = 1; i < nd; i++) {
+      uint32_t x = d[i];
+      for (j = i; j > 0 && d[j - 1] > x; j--)
+        d[j] = d[j - 1];
+      d[j] = x;
+    }
+    for (i = j = 0; i < nd; i++)
+      if (j == 0 || d[j - 1] != d[i])
+        d[j++] = d[i];
+    nd = j;
+    for (i = 0; i < nd; i++)           /* by role, stable */
+      role[i] = TARG(ctx, G->atom[d[i]], 0);
+    for (i = 1; i < nd; i++) {
+      uint32_t x = d[i], r = role[i];
+      for (j = i; j > 0 && role[j - 1] > r; j--) {
+        d[j] = d[j - 1];
+        role[j] = role[j - 1];
+      }
+      d[j] = x;
+      role[j] = r;
+    }
+    for (c = a; c < b; c = e) {         /* each auxiliary of the part */
+      uint32_t lo, hi;
+      for (e = c; e < b && om[e].aux == om[c].aux; e++)
+        ;
+      for (lo = 0; lo < nd; lo = hi) {  /* each role */
+        uint32_t nin = 0, nout = 0, k = c;
+        for (hi = lo; hi < nd && role[hi] == role[lo]; hi++)
+          ;
+        for (i = lo; i < hi; i++) {     /* S and D - S of this role */
+          while (k < e && om[k].does < d[i])
+            k++;
+          if (k < e && om[k].does == d[i])
+            in[nin++] = d[i];
+          else
+            out[nout++] = d[i];
+        }
+        if (nin == 0)
+          continue;
+        if (nin > 4 * (nout + 2) && hi - lo <= 65535) {
+          uint32_t any = any_of(ctx, G, d + lo, hi - lo);
+          buf_put(ctx, G, BUF_EXCL, om[c].aux);
+          buf_put(ctx, G, BUF_EXCL, nout ? 2 : 1);
+          buf_put(ctx, G, BUF_EXCL, any * 2);
+          if (nout)
+            buf_put(ctx, G, BUF_EXCL, any_of(ctx, G, out, nout) * 2 + 1);
+        } else {
+          for (i = 0; i < nin; i++) {
+            buf_put(ctx, G, BUF_EXCL, om[c].aux);
+            buf_put(ctx, G, BUF_EXCL, 1);
+            buf_put(ctx, G, BUF_EXCL, in[i] * 2);
+          }
+        }
+      }
+    }
+  }
+  ctx_free(ctx, d);
+  ctx_free(ctx, role);
+  ctx_free(ctx, in);
+  ctx_free(ctx, out);
+  G->nom = 0;
 }
 
 /* ---- shared inputs ----------------------------------------------------

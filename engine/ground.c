@@ -85,6 +85,9 @@ struct ground {
   /* outputs */
   out_t **legal, **goal;     /* per role, sorted by term */
   gdl_term **legalbuf;       /* per role: room for its legal moves */
+  uint32_t **lgate;          /* per role and legal[] entry: 1 + the
+                                proposition its rule no longer reads
+                                (gate_legal), or 0 */
   uint32_t *nlegal, *ngoal;
   out_t *next;               /* sorted by fluent id */
   uint32_t nnext;
@@ -140,6 +143,7 @@ struct ground {
 
 static void bucket_group(gdl_ctx *ctx, ground_t *G, group_t *g);
 static void share_inputs(gdl_ctx *ctx, ground_t *G, int rb);
+static void gate_legal(gdl_ctx *ctx, ground_t *G);
 static void sort_ids(gdl_term *v, uint32_t n);
 static void exclusive(gdl_ctx *ctx, ground_t *G);
 static void incr_build(gdl_ctx *ctx, ground_t *G);
@@ -744,6 +748,7 @@ gdl_status ground_build(gdl_ctx *ctx)
     G->phg[ph][G->nphg[ph]++] = i;
   }
   outputs(ctx, G);
+  gate_legal(ctx, G);
   G->val = ctx_alloc(ctx, G->nprops + 1);
   G->mset = ctx_alloc(ctx, (G->nmoveprops + 1) * sizeof *G->mset);
   incr_build(ctx, G);
@@ -776,6 +781,12 @@ static int cmp_om(const void *a, const void *b)
   return x->does < y->does ? -1 : x->does > y->does;
 }
 
+static int cmp_u64(const void *a, const void *b)
+{
+  uint64_t x = *(const uint64_t *)a, y = *(const uint64_t *)b;
+  return x < y ? -1 : x > y;
+}
+
 /* The proposition that holds when one of props[0..n-1] (moves) does, its
  * rules into BUF_MOVE when it is new. */
 static uint32_t any_of(gdl_ctx *ctx, ground_t *G, const uint32_t *props,
@@ -803,6 +814,7 @@ static void exclusive(gdl_ctx *ctx, ground_t *G)
 {
   struct onemove *om = G->om;
   uint32_t a, b, i, j, n = 0, *d, *role, *in, *out;
+  uint64_t *rd;
   if (G->nom == 0)
     return;
   qsort(om, G->nom, sizeof *om, cmp_om);
@@ -810,6 +822,7 @@ static void exclusive(gdl_ctx *ctx, ground_t *G)
     if (n == 0 || cmp_om(&om[n - 1], &om[i]) != 0)
       om[n++] = om[i];
   d = ctx_alloc(ctx, (n + 1) * sizeof *d);
+  rd = ctx_alloc(ctx, (n + 1) * sizeof *rd);
   role = ctx_alloc(ctx, (n + 1) * sizeof *role);
   in = ctx_alloc(ctx, (n + 1) * sizeof *in);
   out = ctx_alloc(ctx, (n + 1) * sizeof *out);
@@ -818,26 +831,16 @@ static void exclusive(gdl_ctx *ctx, ground_t *G)
     for (b = a; b < n && om[b].part == om[a].part; b++)
       d[nd++] = om[b].does;
     /* D: the part's moves, by role then proposition */
-    for (i = 1; i < nd; i++) {
-      uint32_t x = d[i];
-      for (j = i; j > 0 && d[j - 1] > x; j--)
-        d[j] = d[j - 1];
-      d[j] = x;
-    }
+    for (i = 0; i < nd; i++)
+      rd[i] = (uint64_t)TARG(ctx, G->atom[d[i]], 0) << 32 | d[i];
+    qsort(rd, nd, sizeof *rd, cmp_u64);
     for (i = j = 0; i < nd; i++)
-      if (j == 0 || d[j - 1] != d[i])
-        d[j++] = d[i];
+      if (j == 0 || rd[j - 1] != rd[i])
+        rd[j++] = rd[i];
     nd = j;
-    for (i = 0; i < nd; i++)           /* by role, stable */
-      role[i] = TARG(ctx, G->atom[d[i]], 0);
-    for (i = 1; i < nd; i++) {
-      uint32_t x = d[i], r = role[i];
-      for (j = i; j > 0 && role[j - 1] > r; j--) {
-        d[j] = d[j - 1];
-        role[j] = role[j - 1];
-      }
-      d[j] = x;
-      role[j] = r;
+    for (i = 0; i < nd; i++) {
+      role[i] = (uint32_t)(rd[i] >> 32);
+      d[i] = (uint32_t)rd[i];
     }
     for (c = a; c < b; c = e) {         /* each auxiliary of the part */
       uint32_t lo, hi;
@@ -875,6 +878,7 @@ static void exclusive(gdl_ctx *ctx, ground_t *G)
     }
   }
   ctx_free(ctx, d);
+  ctx_free(ctx, rd);
   ctx_free(ctx, role);
   ctx_free(ctx, in);
   ctx_free(ctx, out);
@@ -1080,6 +1084,63 @@ static void share_inputs(gdl_ctx *ctx, ground_t *G, int rb)
   ctx_free(ctx, out);
   ctx_free(ctx, r);
   ctx_free(ctx, done);
+}
+
+/* ---- gates ------------------------------------------------------------
+ *
+ * Most games say whose turn it is in every legal rule: breakthrough's 350
+ * moves of a role each read (true (control white)), so each turn 700
+ * rules change count only to say what the turn already says.  A legal
+ * move whose one rule reads a proposition that many rules read (the
+ * gate) and that nothing but the output reads, keeps its rule without the
+ * gate: the proposition then holds when the rest of the rule does, and
+ * ground_legal and ground_is_legal look at the gate themselves.  The
+ * gate's input becomes `always`, which never changes. */
+
+#define GATE_READERS 16
+
+static void gate_legal(gdl_ctx *ctx, ground_t *G)
+{
+  uint32_t n = G->nprops, r, i, j, g;
+  uint32_t *readers = ctx_alloc(ctx, (n + 1) * sizeof *readers);
+  uint32_t *rules = ctx_alloc(ctx, (n + 1) * sizeof *rules);
+  uint32_t *rule = ctx_alloc(ctx, (n + 1) * sizeof *rule);
+  G->lgate = ctx_alloc(ctx, (ctx->nroles + 1) * sizeof *G->lgate);
+  for (r = 0; r < ctx->nroles; r++)
+    G->lgate[r] = ctx_alloc(ctx, (G->nlegal[r] + 1) * sizeof **G->lgate);
+  for (i = 0; i < G->nin; i++)
+    readers[G->in[i] >> 1]++;
+  for (g = 0; g < G->ngroups; g++)
+    for (i = G->groups[g].lo; i < G->groups[g].hi; i++) {
+      uint32_t h = G->head[i];
+      rules[h] += G->groups[g].recursive ? 2 : 1;   /* recursive: never */
+      rule[h] = i;
+    }
+  for (r = 0; r < ctx->nroles; r++)
+    for (j = 0; j < G->nlegal[r]; j++) {
+      uint32_t p = G->legal[r][j].prop, k, best = UINT32_MAX, bestn = 0;
+      uint32_t lo, hi;
+      if (p == G->always || rules[p] != 1 || readers[p] != 0)
+        continue;
+      lo = G->in_lo[rule[p]];
+      hi = G->in_lo[rule[p] + 1];
+      if (hi - lo < 2)
+        continue;
+      for (k = lo; k < hi; k++) {
+        uint32_t q = G->in[k] >> 1;
+        if (!(G->in[k] & 1) && q != G->always && readers[q] > bestn) {
+          best = k;
+          bestn = readers[q];
+        }
+      }
+      if (bestn < GATE_READERS)
+        continue;
+      G->lgate[r][j] = (G->in[best] >> 1) + 1;
+      G->in[best] = G->always * 2;
+    }
+  ctx_free(ctx, readers);
+  ctx_free(ctx, rules);
+  ctx_free(ctx, rule);
 }
 
 /* ---- evaluation ------------------------------------------------------- */
@@ -1593,18 +1654,21 @@ void ground_legal(gdl_ctx *ctx, size_t role, const gdl_term **moves,
   const uint8_t *val = G->val;
   gdl_term *m = G->legalbuf[role];
   uint32_t i, k = 0, nl = G->nlegal[role];
+  const uint32_t *gate = G->lgate[role];
   if (G->ready) {              /* the bits kept by propagation */
     uint32_t lo = G->legalslot[role];
     for (i = lo / 64; i < (lo + nl + 63) / 64; i++) {
       uint64_t w = G->outbits[i];
       while (w) {
-        m[k++] = o[i * 64 + (uint32_t)__builtin_ctzll(w) - lo].term;
+        uint32_t j = i * 64 + (uint32_t)__builtin_ctzll(w) - lo;
+        if (!gate[j] || val[gate[j] - 1])
+          m[k++] = o[j].term;
         w &= w - 1;
       }
     }
   } else {
     for (i = 0; i < nl; i++)
-      if (val[o[i].prop])
+      if (val[o[i].prop] && (!gate[i] || val[gate[i] - 1]))
         m[k++] = o[i].term;
   }
   *moves = m;
@@ -1636,8 +1700,10 @@ int ground_is_legal(gdl_ctx *ctx, size_t role, gdl_term move)
   ground_t *G = ctx->ground;
   uint32_t i;
   for (i = 0; i < G->nlegal[role]; i++)   /* static facts have no atom */
-    if (G->legal[role][i].term == move)   /* of their own: look at all */
-      return G->val[G->legal[role][i].prop];
+    if (G->legal[role][i].term == move) { /* of their own: look at all */
+      uint32_t g = G->lgate[role][i];
+      return G->val[G->legal[role][i].prop] && (!g || G->val[g - 1]);
+    }
   return 0;
 }
 

@@ -103,6 +103,8 @@ struct ground {
   uint8_t *incommon;         /* share_inputs: per input code, in C */
   uint32_t *incount, ncodes; /* ... scratch counts; codes they have */
   uint32_t orsym, andsym;    /* functors of disjunctions, conjunctions */
+  uint8_t *orcnt;            /* per term: heads that would read it */
+  uint32_t orcntcap;
   struct onemove { uint32_t part, aux, does; } *om;   /* see exclusive */
   uint32_t nom, omcap;
   uint32_t *buf[NBUF], nbuf[NBUF], bufcap[NBUF];  /* rules waiting */
@@ -131,9 +133,9 @@ struct ground {
   uint32_t *legalslot;       /* per role: its first slot, legal[r][0] */
   uint32_t nslots;           /* next[i] has slot i; each role's begin on
                                 a word */
-  uint32_t *truep, ntrue;    /* the `true` propositions that hold now */
-  uint32_t *newtrue;         /* scratch: those of the state being set */
-  uint32_t *stamp, epoch;    /* per proposition: in the new state */
+  uint32_t *tslot;           /* per `true` proposition: 1 + its bit */
+  uint32_t *tprop, ntslots;  /* per bit: its `true` proposition */
+  uint64_t *curbits, *newbits;   /* per bit: holds now; scratch */
   /* per fluent term: 2 + its `true` proposition, 1 none, 0 not looked
    * up yet; per role and move term the same for `does` */
   uint32_t *trueof, trueofcap;
@@ -733,6 +735,7 @@ gdl_status ground_build(gdl_ctx *ctx)
   ctx_free(ctx, G->incommon);
   ctx_free(ctx, G->incount);
   ctx_free(ctx, G->om);
+  ctx_free(ctx, G->orcnt);
   for (i = 0; i < NBUF; i++)
     ctx_free(ctx, G->buf[i]);
   G->factor = NULL;
@@ -918,16 +921,15 @@ static void sort_ids(gdl_term *v, uint32_t n)
   }
 }
 
-/* The disjunction of the rests of rules k[0..nk-1] (inputs not marked in
- * G->incommon), its rules put in a buffer when it is new; its
- * proposition. */
-static uint32_t disjunction(gdl_ctx *ctx, ground_t *G, const uint32_t **k,
-                            uint32_t nk)
+/* The term that names the disjunction of the rests of rules k[0..nk-1]
+ * (their inputs not marked in G->incommon), and its phase. */
+static gdl_term rest_term(gdl_ctx *ctx, ground_t *G, const uint32_t **k,
+                          uint32_t nk, int *phase)
 {
-  uint32_t j, i, p, phase = P_STATE, b;
+  uint32_t j, i, conjcap = 0;
   gdl_term *rest = ctx_alloc(ctx, (nk + 1) * sizeof *rest), t;
   gdl_term *conj = NULL;
-  uint32_t conjcap = 0;
+  *phase = P_STATE;
   for (j = 0; j < nk; j++) {
     uint32_t n = 0;
     for (i = 0; i < k[j][1]; i++) {
@@ -937,7 +939,7 @@ static uint32_t disjunction(gdl_ctx *ctx, ground_t *G, const uint32_t **k,
       GROW(ctx, conj, conjcap, n);
       conj[n++] = input_term(ctx, G, c);
       if (G->phase[c >> 1] == P_MOVE)
-        phase = P_MOVE;
+        *phase = P_MOVE;
     }
     sort_ids(conj, n);
     rest[j] = n == 1 ? conj[0] : term_fn(ctx, G->andsym, n, conj);
@@ -946,9 +948,33 @@ static uint32_t disjunction(gdl_ctx *ctx, ground_t *G, const uint32_t **k,
   t = term_fn(ctx, G->orsym, nk, rest);
   ctx_free(ctx, rest);
   ctx_free(ctx, conj);
+  return t;
+}
+
+/* How many heads would read disjunction t (saturating); bumps it with
+ * `add`. */
+static uint32_t or_uses(gdl_ctx *ctx, ground_t *G, gdl_term t, int add)
+{
+  if (t >= G->orcntcap) {
+    uint32_t old = G->orcntcap, c = ctx->termcap > t ? ctx->termcap : t + 1;
+    G->orcnt = ctx_realloc(ctx, G->orcnt, c);
+    memset(G->orcnt + old, 0, c - old);
+    G->orcntcap = c;
+  }
+  if (add && G->orcnt[t] < 255)
+    G->orcnt[t]++;
+  return G->orcnt[t];
+}
+
+/* The proposition of disjunction t of the rests of rules k[0..nk-1], its
+ * rules put in a buffer when it is new. */
+static uint32_t disjunction(gdl_ctx *ctx, ground_t *G, gdl_term t, int phase,
+                            const uint32_t **k, uint32_t nk)
+{
+  uint32_t j, i, p, b;
   if (t < G->propofcap && G->propof[t])
     return G->propof[t] - 1;      /* the same disjunction, made before */
-  p = prop_of(ctx, G, t, (int)phase);
+  p = prop_of(ctx, G, t, phase);
   b = phase == P_MOVE ? BUF_OR_MOVE : BUF_OR_STATE;
   for (j = 0; j < nk; j++) {
     uint32_t at, n = 0;
@@ -985,7 +1011,7 @@ static void put_rule(gdl_ctx *ctx, ground_t *G, uint32_t *out, uint32_t *no,
 static void share_inputs(gdl_ctx *ctx, ground_t *G, int rb)
 {
   uint32_t *x = G->buf[rb], nx = G->nbuf[rb];
-  uint32_t nr = 0, i, j, a, b, no = 0, *out, *cnt;
+  uint32_t nr = 0, i, j, a, b, no = 0, *out, *cnt, pass;
   const uint32_t **r;
   uint8_t *done;
   if (nx == 0)
@@ -1015,12 +1041,16 @@ static void share_inputs(gdl_ctx *ctx, ground_t *G, int rb)
   /* the output is no longer than the input plus a disjunction per rule */
   out = ctx_alloc(ctx, (nx + nr + 1) * sizeof *out);
   cnt = G->incount;
-  for (a = 0; a < nr; a = b) {
+  /* twice: first to count the heads that would read each disjunction,
+   * then to make those that more than one would (sudoku: the ten digits
+   * of a cell); one head alone gains nothing from it (tic-tac-toe) */
+  for (pass = 0; pass < 2; pass++)
+  for (memset(done, 0, nr), a = 0; a < nr; a = b) {
     for (b = a + 1; b < nr && r[b][0] == r[a][0]; b++)
       ;
     for (;;) {
       /* the input most of the head's rules left read */
-      uint32_t best = 0, bestc = UINT32_MAX, nk = 0, ncommon = 0, k;
+      uint32_t best = 0, bestc = UINT32_MAX, nk = 0, k;
       const uint32_t **kr;
       int bare = 0;
       for (j = a; j < b; j++)
@@ -1052,10 +1082,8 @@ static void share_inputs(gdl_ctx *ctx, ground_t *G, int rb)
       for (k = 0; k < nk; k++)
         for (i = 0; i < kr[k][1]; i++) {
           uint32_t c = kr[k][2 + i];
-          if (cnt[c] == nk && !G->incommon[c]) {
+          if (cnt[c] == nk)
             G->incommon[c] = 1;
-            ncommon++;
-          }
         }
       for (k = 0; k < nk; k++) {
         uint32_t n = 0;
@@ -1063,17 +1091,30 @@ static void share_inputs(gdl_ctx *ctx, ground_t *G, int rb)
           n += !G->incommon[kr[k][2 + i]];
         bare |= n == 0;       /* C alone is enough for the head */
       }
-      put_rule(ctx, G, out, &no, kr[0], 1,
-               bare ? UINT32_MAX : disjunction(ctx, G, kr, nk));
+      if (bare) {
+        if (pass)
+          put_rule(ctx, G, out, &no, kr[0], 1, UINT32_MAX);
+      } else {
+        int phase;
+        gdl_term t = rest_term(ctx, G, kr, nk, &phase);
+        if (!pass)
+          or_uses(ctx, G, t, 1);
+        else if (or_uses(ctx, G, t, 0) > 1 ||
+                 (t < G->propofcap && G->propof[t]))
+          put_rule(ctx, G, out, &no, kr[0], 1,
+                   disjunction(ctx, G, t, phase, kr, nk));
+        else
+          for (k = 0; k < nk; k++)
+            put_rule(ctx, G, out, &no, kr[k], 0, UINT32_MAX);
+      }
       for (k = 0; k < nk; k++)
         for (i = 0; i < kr[k][1]; i++) {
           cnt[kr[k][2 + i]] = 0;
           G->incommon[kr[k][2 + i]] = 0;
         }
-      (void)ncommon;
       ctx_free(ctx, kr);
     }
-    for (j = a; j < b; j++)
+    for (j = a; pass && j < b; j++)
       if (!done[j])
         put_rule(ctx, G, out, &no, r[j], 0, UINT32_MAX);
   }
@@ -1097,7 +1138,7 @@ static void share_inputs(gdl_ctx *ctx, ground_t *G, int rb)
  * ground_legal and ground_is_legal look at the gate themselves.  The
  * gate's input becomes `always`, which never changes. */
 
-#define GATE_READERS 16
+#define GATE_READERS 8
 
 static void gate_legal(gdl_ctx *ctx, ground_t *G)
 {
@@ -1330,9 +1371,17 @@ static void incr_build(gdl_ctx *ctx, ground_t *G)
   G->ngheads = ctx_alloc(ctx, (G->ngroups + 1) * sizeof *G->ngheads);
   G->cnt = ctx_alloc(ctx, (G->nrules + 1) * sizeof *G->cnt);
   G->support = ctx_alloc(ctx, (n + 1) * sizeof *G->support);
-  G->stamp = ctx_alloc(ctx, (n + 1) * sizeof *G->stamp);
-  G->truep = ctx_alloc(ctx, (n + 1) * sizeof *G->truep);
-  G->newtrue = ctx_alloc(ctx, (n + 1) * sizeof *G->newtrue);
+  G->tslot = ctx_alloc(ctx, (n + 1) * sizeof *G->tslot);
+  G->tprop = ctx_alloc(ctx, (n + 1) * sizeof *G->tprop);
+  for (p = 0; p < n; p++) {
+    const term_t *t = &ctx->terms[G->atom[p]];
+    if (t->kind == T_FN && t->sym == S_TRUE && t->arity == 1) {
+      G->tprop[G->ntslots] = p;
+      G->tslot[p] = ++G->ntslots;
+    }
+  }
+  G->curbits = ctx_alloc(ctx, (G->ntslots / 64 + 1) * sizeof *G->curbits);
+  G->newbits = ctx_alloc(ctx, (G->ntslots / 64 + 1) * sizeof *G->newbits);
   /* count, then place: fan_lo[p + 1] counts first */
   for (g = 0; g < G->ngroups; g++) {
     const group_t *gr = &G->groups[g];
@@ -1593,35 +1642,30 @@ static void incr_init(ground_t *G, uint32_t roles)
 void ground_set_state(gdl_ctx *ctx, const gdl_state *s)
 {
   ground_t *G = ctx->ground;
-  uint32_t i, p, n = 0;
+  uint32_t i, p, words = G->ntslots / 64 + 1;
   if (G->ready) {
-    if (++G->epoch == 0) {
-      memset(G->stamp, 0, G->nprops * sizeof *G->stamp);
-      G->epoch = 1;
-    }
-    /* the new state's propositions into newtrue, stamped; the old ones
-     * not stamped have gone */
+    /* the new state as bits; those that differ from the current ones are
+     * the events */
+    uint64_t *nb = G->newbits, *cb = G->curbits;
+    memset(nb, 0, words * sizeof *nb);
     for (i = 0; i < s->n; i++)
-      if ((p = true_prop(ctx, G, s->facts[i])) != UINT32_MAX &&
-          G->stamp[p] != G->epoch) {
-        G->stamp[p] = G->epoch;
-        G->newtrue[n++] = p;
-        if (!G->val[p]) {
-          G->val[p] = 1;
-          push_event(ctx, G, p, 1);
-        }
+      if ((p = true_prop(ctx, G, s->facts[i])) != UINT32_MAX) {
+        uint32_t b = G->tslot[p] - 1;
+        nb[b >> 6] |= (uint64_t)1 << (b & 63);
       }
-    for (i = 0; i < G->ntrue; i++)
-      if (G->stamp[G->truep[i]] != G->epoch) {
-        G->val[G->truep[i]] = 0;
-        push_event(ctx, G, G->truep[i], 0);
+    for (i = 0; i < words; i++) {
+      uint64_t x = nb[i] ^ cb[i];
+      while (x) {
+        uint32_t b = (uint32_t)__builtin_ctzll(x);
+        int v = (int)((nb[i] >> b) & 1);
+        p = G->tprop[i * 64 + b];
+        G->val[p] = (uint8_t)v;
+        push_event(ctx, G, p, v);
+        x &= x - 1;
       }
-    {
-      uint32_t *t = G->truep;
-      G->truep = G->newtrue;
-      G->newtrue = t;
     }
-    G->ntrue = n;
+    G->curbits = nb;
+    G->newbits = cb;
     propagate(ctx, G);
     return;
   }
@@ -1629,13 +1673,16 @@ void ground_set_state(gdl_ctx *ctx, const gdl_state *s)
   G->nmset = 0;                  /* no move proposition holds */
   G->mset_ok = 1;
   G->val[G->always] = 1;
+  if (G->incr)
+    memset(G->curbits, 0, words * sizeof *G->curbits);
   for (i = 0; i < s->n; i++)
     if ((p = true_prop(ctx, G, s->facts[i])) != UINT32_MAX && !G->val[p]) {
       G->val[p] = 1;
-      if (G->incr)
-        G->truep[n++] = p;
+      if (G->incr) {
+        uint32_t b = G->tslot[p] - 1;
+        G->curbits[b >> 6] |= (uint64_t)1 << (b & 63);
+      }
     }
-  G->ntrue = n;
   run(G, P_STATE, NULL, 0);
   if (G->incr) {
     /* the move phase too, with no move played: from here on a joint

@@ -467,6 +467,77 @@ void ground_emit(gdl_ctx *ctx, const rule_t *r)
     }
 }
 
+/* A component that recurses over relations often does not over atoms:
+ * hanoi's (tower ?x ?h) reads (tower ?y ?h1) of a smaller height, so
+ * its ground rules have an order in which each reads only atoms already
+ * done.  Then the group is put in that order and is recursive no more:
+ * one pass computes it, and incrementally its rules count like any. */
+static void unroll(gdl_ctx *ctx, ground_t *G, group_t *g)
+{
+  uint32_t lo = g->lo, n = g->hi - lo, np = G->nprops, i, j, k, qn = 0;
+  uint32_t *left = ctx_alloc(ctx, (np + 1) * sizeof *left);
+  uint32_t *pend = ctx_alloc(ctx, (n + 1) * sizeof *pend);
+  uint32_t *rd_lo = ctx_alloc(ctx, (np + 2) * sizeof *rd_lo);
+  uint32_t *rd, *order = ctx_alloc(ctx, (n + 1) * sizeof *order);
+  for (i = lo; i < g->hi; i++)
+    left[G->head[i]]++;
+  for (i = lo; i < g->hi; i++)
+    for (j = G->in_lo[i]; j < G->in_lo[i + 1]; j++)
+      if (left[G->in[j] >> 1]) {
+        pend[i - lo]++;
+        rd_lo[(G->in[j] >> 1) + 1]++;
+      }
+  for (i = 0; i < np; i++)
+    rd_lo[i + 1] += rd_lo[i];
+  rd = ctx_alloc(ctx, (rd_lo[np] + 1) * sizeof *rd);
+  {
+    uint32_t *at = ctx_alloc(ctx, (np + 1) * sizeof *at);
+    COPY(at, rd_lo, np * sizeof *at);
+    for (i = lo; i < g->hi; i++)
+      for (j = G->in_lo[i]; j < G->in_lo[i + 1]; j++)
+        if (left[G->in[j] >> 1])
+          rd[at[G->in[j] >> 1]++] = i - lo;
+    ctx_free(ctx, at);
+  }
+  /* rules whose group inputs are all done, in turn (order[] is the queue) */
+  for (i = 0; i < n; i++)
+    if (pend[i] == 0)
+      order[qn++] = i;
+  for (k = 0; k < qn; k++) {
+    uint32_t h = G->head[lo + order[k]];
+    if (--left[h] == 0)
+      for (j = rd_lo[h]; j < rd_lo[h + 1]; j++)
+        if (--pend[rd[j]] == 0)
+          order[qn++] = rd[j];
+  }
+  if (qn == n) {               /* no cycle: the rules in that order */
+    uint32_t *head = ctx_alloc(ctx, (n + 1) * sizeof *head);
+    uint32_t *inlo = ctx_alloc(ctx, (n + 1) * sizeof *inlo);
+    uint32_t base = G->in_lo[lo], len = G->in_lo[g->hi] - base, at = base;
+    uint32_t *in = ctx_alloc(ctx, (len + 1) * sizeof *in);
+    COPY(head, G->head + lo, n * sizeof *head);
+    COPY(inlo, G->in_lo + lo, n * sizeof *inlo);
+    COPY(in, G->in + base, len * sizeof *in);
+    for (k = 0; k < n; k++) {
+      uint32_t r = order[k], m = (r + 1 < n ? inlo[r + 1] : base + len) -
+                                 inlo[r];
+      G->head[lo + k] = head[r];
+      G->in_lo[lo + k] = at;
+      COPY(G->in + at, in + (inlo[r] - base), m * sizeof *in);
+      at += m;
+    }
+    g->recursive = 0;
+    ctx_free(ctx, head);
+    ctx_free(ctx, inlo);
+    ctx_free(ctx, in);
+  }
+  ctx_free(ctx, left);
+  ctx_free(ctx, pend);
+  ctx_free(ctx, rd_lo);
+  ctx_free(ctx, rd);
+  ctx_free(ctx, order);
+}
+
 /* The rules of buffer b as a group of the network. */
 static void flush(gdl_ctx *ctx, ground_t *G, int b, int phase, int recursive)
 {
@@ -506,6 +577,8 @@ static void flush(gdl_ctx *ctx, ground_t *G, int b, int phase, int recursive)
   }
   g = &G->groups[G->ngroups - 1];
   g->hi = G->nrules;
+  if (g->recursive)
+    unroll(ctx, G, g);
   if (g->phase == P_MOVE)
     bucket_group(ctx, G, g);
   G->nbuf[b] = 0;

@@ -145,10 +145,28 @@ struct ground {
 
 static void bucket_group(gdl_ctx *ctx, ground_t *G, group_t *g);
 static void share_inputs(gdl_ctx *ctx, ground_t *G, int rb);
+static void drop_aliases(gdl_ctx *ctx, ground_t *G);
 static void gate_legal(gdl_ctx *ctx, ground_t *G);
 static void sort_ids(gdl_term *v, uint32_t n);
 static void exclusive(gdl_ctx *ctx, ground_t *G);
+static int cmp_u64(const void *a, const void *b);
 static void incr_build(gdl_ctx *ctx, ground_t *G);
+
+/* Whether term t is marked in (*m)[] (grown to the terms there are); it
+ * is from now on. */
+static int mark_term(gdl_ctx *ctx, uint8_t **m, uint32_t *cap, gdl_term t)
+{
+  if (t >= *cap) {
+    uint32_t old = *cap, c = ctx->termcap > t ? ctx->termcap : t + 1;
+    *m = ctx_realloc(ctx, *m, c);
+    memset(*m + old, 0, c - old);
+    *cap = c;
+  }
+  if ((*m)[t])
+    return 1;
+  (*m)[t] = 1;
+  return 0;
+}
 
 static uint32_t prop_of(gdl_ctx *ctx, ground_t *G, gdl_term atom, int phase)
 {
@@ -362,16 +380,7 @@ static gdl_term bound_term(gdl_ctx *ctx, uint32_t sym, const uint32_t *vars,
 /* Whether term t was seen before; it is from now on. */
 static int seen(gdl_ctx *ctx, ground_t *G, gdl_term t)
 {
-  if (t >= G->seencap) {
-    uint32_t old = G->seencap, c = ctx->termcap > t ? ctx->termcap : t + 1;
-    G->seen = ctx_realloc(ctx, G->seen, c);
-    memset(G->seen + old, 0, c - old);
-    G->seencap = c;
-  }
-  if (G->seen[t])
-    return 1;
-  G->seen[t] = 1;
-  return 0;
+  return mark_term(ctx, &G->seen, &G->seencap, t);
 }
 
 
@@ -538,6 +547,82 @@ static void unroll(gdl_ctx *ctx, ground_t *G, group_t *g)
   ctx_free(ctx, order);
 }
 
+/* Whether atom a is an output: terminal, (next F), (legal R M), (goal R V). */
+static int is_output(const gdl_ctx *ctx, gdl_term a)
+{
+  const term_t *t = &ctx->terms[a];
+  if (t->kind == T_SYM)
+    return t->sym == S_TERMINAL;
+  return t->kind == T_FN &&
+         ((t->sym == S_NEXT && t->arity == 1) ||
+          ((t->sym == S_LEGAL || t->sym == S_GOAL) && t->arity == 2));
+}
+
+/* A proposition with one rule of one input, (hole ?r ?c) <= (true (tile
+ * ?r ?c blank)), is that input under another name: its readers read the
+ * input itself and its rule goes, one change and one rule fewer each
+ * time.  Not for outputs, whose propositions the output lists name, nor
+ * for the heads of recursive groups. */
+static void drop_aliases(gdl_ctx *ctx, ground_t *G)
+{
+  uint32_t n = G->nprops, g, r, i, k, at, nr;
+  uint32_t *rules = ctx_alloc(ctx, (n + 1) * sizeof *rules);
+  uint32_t *to = ctx_alloc(ctx, (n + 1) * sizeof *to);   /* code + 1 */
+  int any = 0;
+  for (g = 0; g < G->ngroups; g++)
+    for (r = G->groups[g].lo; r < G->groups[g].hi; r++)
+      rules[G->head[r]] += G->groups[g].recursive ? 2 : 1;
+  for (g = 0; g < G->ngroups; g++)
+    for (r = G->groups[g].lo; r < G->groups[g].hi; r++) {
+      uint32_t h = G->head[r];
+      if (!G->groups[g].recursive && rules[h] == 1 &&
+          G->in_lo[r + 1] - G->in_lo[r] == 1 &&
+          !is_output(ctx, G->atom[h])) {
+        to[h] = G->in[G->in_lo[r]] + 1;
+        any = 1;
+      }
+    }
+  if (any) {
+    /* chains end on a proposition that is no alias; parities add up */
+    for (i = 0; i < n; i++) {
+      uint32_t c = to[i], steps = 0;
+      while (c && to[(c - 1) >> 1] && steps++ < n) {
+        uint32_t next = to[(c - 1) >> 1] - 1;
+        c = (next ^ ((c - 1) & 1)) + 1;
+      }
+      to[i] = c;
+    }
+    /* readers read the input; the alias rules go */
+    for (i = 0; i < G->nin; i++) {
+      uint32_t c = G->in[i];
+      if (to[c >> 1])
+        G->in[i] = (to[c >> 1] - 1) ^ (c & 1);
+    }
+    at = nr = 0;
+    for (g = 0; g < G->ngroups; g++) {
+      group_t *gr = &G->groups[g];
+      uint32_t lo = nr;
+      for (r = gr->lo; r < gr->hi; r++) {
+        uint32_t a = G->in_lo[r], b = G->in_lo[r + 1];
+        if (to[G->head[r]])
+          continue;
+        G->head[nr] = G->head[r];
+        G->in_lo[nr] = at;
+        for (k = a; k < b; k++)
+          G->in[at++] = G->in[k];
+        nr++;
+      }
+      gr->lo = lo;
+      gr->hi = nr;
+    }
+    G->nrules = nr;
+    G->nin = at;
+    G->in_lo[nr] = at;
+  }
+  ctx_free(ctx, rules);
+  ctx_free(ctx, to);
+}
+
 /* The rules of buffer b as a group of the network. */
 static void flush(gdl_ctx *ctx, ground_t *G, int b, int phase, int recursive)
 {
@@ -579,8 +664,6 @@ static void flush(gdl_ctx *ctx, ground_t *G, int b, int phase, int recursive)
   g->hi = G->nrules;
   if (g->recursive)
     unroll(ctx, G, g);
-  if (g->phase == P_MOVE)
-    bucket_group(ctx, G, g);
   G->nbuf[b] = 0;
 }
 
@@ -589,13 +672,16 @@ static void flush(gdl_ctx *ctx, ground_t *G, int b, int phase, int recursive)
 static void relax(gdl_ctx *ctx)
 {
   gdl_state all = { 0, 0, NULL }, nx = { 0, 0, NULL };
-  uint32_t i, rounds = 0;
+  uint32_t i, rounds = 0, in_allcap = 0;
+  uint8_t *in_all = NULL;      /* per term: a fluent of `all` */
   gdl_initial(ctx, &all);
+  for (i = 0; i < all.n; i++)
+    mark_term(ctx, &in_all, &in_allcap, all.facts[i]);
   ctx->relaxed = 1;
   for (;;) {
     const rel_t *legal = &ctx->rels[ctx->r_legal];
     const rel_t *next = &ctx->rels[ctx->r_next];
-    uint32_t before = all.n, k;
+    uint32_t before = all.n;
     eval_clear(ctx, P_STATE);
     for (i = 0; i < all.n; i++)
       eval_insert(ctx, ctx->r_true, term_fn(ctx, S_TRUE, 1, &all.facts[i]));
@@ -615,16 +701,9 @@ static void relax(gdl_ctx *ctx)
     }
     for (i = 0; i < nx.n; i++) {
       gdl_term f = nx.facts[i];
-      for (k = 0; k < before && all.facts[k] != f; k++)
-        ;
-      if (k == before) {
-        uint32_t j;
-        for (j = before; j < all.n && all.facts[j] != f; j++)
-          ;
-        if (j == all.n) {
-          GROW(ctx, all.facts, all.cap, all.n);
-          all.facts[all.n++] = f;
-        }
+      if (!mark_term(ctx, &in_all, &in_allcap, f)) {
+        GROW(ctx, all.facts, all.cap, all.n);
+        all.facts[all.n++] = f;
       }
     }
     if (all.n == before)
@@ -635,6 +714,7 @@ static void relax(gdl_ctx *ctx)
   ctx->relaxed = 0;
   ctx_free(ctx, all.facts);
   ctx_free(ctx, nx.facts);
+  ctx_free(ctx, in_all);
 }
 
 static int cmp_out_term(gdl_ctx *ctx, const out_t *a, const out_t *b)
@@ -817,6 +897,10 @@ gdl_status ground_build(gdl_ctx *ctx)
     G->in_lo = ctx_alloc(ctx, sizeof *G->in_lo);
     G->head = ctx_alloc(ctx, sizeof *G->head);
   }
+  drop_aliases(ctx, G);
+  for (i = 0; i < G->ngroups; i++)
+    if (G->groups[i].phase == P_MOVE)
+      bucket_group(ctx, G, &G->groups[i]);
   for (i = 0; i < 3; i++)
     G->phg[i] = ctx_alloc(ctx, (G->ngroups + 1) * sizeof *G->phg[i]);
   for (i = 0; i < G->ngroups; i++) {
@@ -825,6 +909,18 @@ gdl_status ground_build(gdl_ctx *ctx)
   }
   outputs(ctx, G);
   gate_legal(ctx, G);
+  if (getenv("GDL_DUMP")) {
+    uint32_t gg, rr, ii;
+    for (gg = 0; gg < G->ngroups; gg++) {
+      fprintf(stderr, "group %u phase %u rec %u\n", gg, G->groups[gg].phase, G->groups[gg].recursive);
+      for (rr = G->groups[gg].lo; rr < G->groups[gg].hi; rr++) {
+        fprintf(stderr, "  %s <=", gdl_term_str(ctx, G->atom[G->head[rr]]));
+        for (ii = G->in_lo[rr]; ii < G->in_lo[rr + 1]; ii++)
+          fprintf(stderr, " %s%s", G->in[ii] & 1 ? "~" : "", gdl_term_str(ctx, G->atom[G->in[ii] >> 1]));
+        fprintf(stderr, "\n");
+      }
+    }
+  }
   G->val = ctx_alloc(ctx, G->nprops + 1);
   G->mset = ctx_alloc(ctx, (G->nmoveprops + 1) * sizeof *G->mset);
   incr_build(ctx, G);
@@ -1096,12 +1192,18 @@ static void share_inputs(gdl_ctx *ctx, ground_t *G, int rb)
   nr = 0;
   for (i = 0; i < nx; i += 2 + x[i + 1])
     r[nr++] = x + i;
-  /* by head, stable (insertion sort on runs already mostly in order) */
-  for (i = 1; i < nr; i++) {
-    const uint32_t *v = r[i];
-    for (j = i; j > 0 && r[j - 1][0] > v[0]; j--)
-      r[j] = r[j - 1];
-    r[j] = v;
+  /* by head, and in the order they came within one head */
+  {
+    uint64_t *key = ctx_alloc(ctx, (nr + 1) * sizeof *key);
+    const uint32_t **r2 = ctx_alloc(ctx, (nr + 1) * sizeof *r2);
+    for (i = 0; i < nr; i++)
+      key[i] = (uint64_t)r[i][0] << 32 | i;
+    qsort(key, nr, sizeof *key, cmp_u64);
+    for (i = 0; i < nr; i++)
+      r2[i] = r[(uint32_t)key[i]];
+    COPY(r, r2, nr * sizeof *r);
+    ctx_free(ctx, key);
+    ctx_free(ctx, r2);
   }
   if (G->ncodes < 2 * G->nprops + 2) {   /* all zero between uses */
     uint32_t c = 2 * G->nprops + 2;
@@ -1341,19 +1443,17 @@ static void bucket_group(gdl_ctx *ctx, ground_t *G, group_t *g)
         ctx->terms[a].arity == 2)
       key[i] = G->in[lo] >> 1;
   }
-  /* insertion sort by key, free rules (UINT32_MAX) first */
-  for (i = 1; i < n; i++) {
-    uint32_t k = key[i], o = g->order[i];
-    uint32_t kk = k == UINT32_MAX ? 0 : k + 1;
-    for (j = i; j > 0; j--) {
-      uint32_t pk = key[j - 1] == UINT32_MAX ? 0 : key[j - 1] + 1;
-      if (pk <= kk)
-        break;
-      key[j] = key[j - 1];
-      g->order[j] = g->order[j - 1];
+  /* by key, free rules (UINT32_MAX) first, else in rule order */
+  {
+    uint64_t *kr = ctx_alloc(ctx, (n + 1) * sizeof *kr);
+    for (i = 0; i < n; i++)
+      kr[i] = (uint64_t)(key[i] + 1) << 32 | i;   /* UINT32_MAX + 1 = 0 */
+    qsort(kr, n, sizeof *kr, cmp_u64);
+    for (i = 0; i < n; i++) {
+      key[i] = (uint32_t)(kr[i] >> 32) - 1;
+      g->order[i] = g->lo + (uint32_t)kr[i];
     }
-    key[j] = k;
-    g->order[j] = o;
+    ctx_free(ctx, kr);
   }
   for (i = 0; i < n && key[i] == UINT32_MAX; i++)
     ;
@@ -1434,7 +1534,7 @@ static void incr_build(gdl_ctx *ctx, ground_t *G)
   G->incr = ctx->nroles <= 64;     /* a joint move fits in doesp[] */
   if (!G->incr)
     return;
-  G->incr_move = incr_move_pays(ctx, G);
+  G->incr_move = getenv("IM") ? atoi(getenv("IM")) : incr_move_pays(ctx, G);
   G->recgroup = ctx_alloc(ctx, (n + 1) * sizeof *G->recgroup);
   G->fan_lo = ctx_alloc(ctx, (2 * n + 2) * sizeof *G->fan_lo);
   G->gfan_lo = ctx_alloc(ctx, (n + 2) * sizeof *G->gfan_lo);

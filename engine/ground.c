@@ -110,7 +110,6 @@ struct ground {
   uint32_t *buf[NBUF], nbuf[NBUF], bufcap[NBUF];  /* rules waiting */
   /* the state phase, incrementally (see ground_set_state) */
   int incr;                  /* the network allows it */
-  int incr_move;             /* ... and the move phase follows changes too */
   int ready;                 /* cnt and support match val */
   uint32_t *cnt;             /* per rule of a plain state group: inputs
                                 that do not hold now */
@@ -129,7 +128,7 @@ struct ground {
                                 is a `next` or `legal` output (outof) */
   uint32_t *outof;           /* per proposition: 1 + its output slot */
   uint64_t *outbits;         /* per output slot: holds (once ready; the
-                                `next` ones when incr_move) */
+                                `next` ones too) */
   uint32_t *legalslot;       /* per role: its first slot, legal[r][0] */
   uint32_t nslots;           /* next[i] has slot i; each role's begin on
                                 a word */
@@ -1486,55 +1485,12 @@ static void bucket_group(gdl_ctx *ctx, ground_t *G, group_t *g)
  * of one of its heads changed: the groups come in evaluation order, the
  * lowest dirty one first, and its heads that changed are events again. */
 
-/* The groups that follow changes: those of the state phase, and those of
- * the move phase when that pays (incr_move). */
-#define IN_NET(G, gr) ((gr)->phase == P_STATE || (G)->incr_move)
-
-/* Whether following changes pays in the move phase too.  A step changes
- * about two `does` propositions per role and a few fluents; each change
- * costs the rules that read it.  The full pass over the move phase costs
- * the rules that need no move plus a bucket per role.  Where moves are
- * read by thousands of frame rules (the 8-puzzle, peg), the full pass
- * wins; where few rules read each (connect four, lights out), changes do. */
-static int incr_move_pays(gdl_ctx *ctx, const ground_t *G)
-{
-  double fd = 0, ft = 0, nd = 0, nt = 0, rules = 0, free = 0, buckets = 0;
-  double k = ctx->nroles, full, incr;
-  uint32_t g, r, i, p;
-  uint8_t *kind = ctx_alloc(ctx, G->nprops + 1);   /* 1 does, 2 true */
-  for (p = 0; p < G->nprops; p++) {
-    const term_t *t = &ctx->terms[G->atom[p]];
-    kind[p] = t->kind != T_FN ? 0 : t->sym == S_DOES ? 1
-              : t->sym == S_TRUE ? 2 : 0;
-    nd += kind[p] == 1;
-    nt += kind[p] == 2;
-  }
-  for (g = 0; g < G->ngroups; g++) {
-    const group_t *gr = &G->groups[g];
-    if (gr->phase != P_MOVE)
-      continue;
-    rules += gr->hi - gr->lo;
-    free += gr->order ? gr->free : gr->hi - gr->lo;
-    buckets += gr->nbuckets;
-    for (r = gr->lo; r < gr->hi; r++)
-      for (i = G->in_lo[r]; i < G->in_lo[r + 1]; i++) {
-        fd += kind[G->in[i] >> 1] == 1;
-        ft += kind[G->in[i] >> 1] == 2;
-      }
-  }
-  ctx_free(ctx, kind);
-  full = free + (buckets > 0 ? k * (rules - free) / buckets : 0);
-  incr = 2 * k * (nd > 0 ? fd / nd : 0) + 4 * (nt > 0 ? ft / nt : 0);
-  return incr < full;
-}
-
 static void incr_build(gdl_ctx *ctx, ground_t *G)
 {
   uint32_t g, r, i, p, n = G->nprops;
   G->incr = ctx->nroles <= 64;     /* a joint move fits in doesp[] */
   if (!G->incr)
     return;
-  G->incr_move = getenv("IM") ? atoi(getenv("IM")) : incr_move_pays(ctx, G);
   G->recgroup = ctx_alloc(ctx, (n + 1) * sizeof *G->recgroup);
   G->fan_lo = ctx_alloc(ctx, (2 * n + 2) * sizeof *G->fan_lo);
   G->gfan_lo = ctx_alloc(ctx, (n + 2) * sizeof *G->gfan_lo);
@@ -1558,8 +1514,6 @@ static void incr_build(gdl_ctx *ctx, ground_t *G)
   /* count, then place: fan_lo[p + 1] counts first */
   for (g = 0; g < G->ngroups; g++) {
     const group_t *gr = &G->groups[g];
-    if (!IN_NET(G, gr))
-      continue;
     if (gr->recursive)
       G->recg[G->nrecg++] = g;
     for (r = gr->lo; r < gr->hi; r++) {
@@ -1591,8 +1545,6 @@ static void incr_build(gdl_ctx *ctx, ground_t *G)
     COPY(gat, G->gfan_lo, n * sizeof *gat);
     for (g = 0; g < G->ngroups; g++) {
       const group_t *gr = &G->groups[g];
-      if (!IN_NET(G, gr))
-        continue;
       for (r = gr->lo; r < gr->hi; r++)
         for (i = G->in_lo[r]; i < G->in_lo[r + 1]; i++) {
           p = G->in[i] >> 1;
@@ -1787,7 +1739,7 @@ static void incr_init(ground_t *G, uint32_t roles)
   G->ndoes = 0;
   for (g = 0; g < G->ngroups; g++) {
     const group_t *gr = &G->groups[g];
-    if (gr->recursive || !IN_NET(G, gr))
+    if (gr->recursive)
       continue;
     for (r = gr->lo; r < gr->hi; r++) {
       uint32_t c = 0;
@@ -1860,8 +1812,7 @@ void ground_set_state(gdl_ctx *ctx, const gdl_state *s)
   if (G->incr) {
     /* the move phase too, with no move played: from here on a joint
      * move is a change of `does` propositions like any other */
-    if (G->incr_move)
-      run(G, P_MOVE, NULL, 0);
+    run(G, P_MOVE, NULL, 0);
     incr_init(G, ctx->nroles);
   }
 }
@@ -1931,7 +1882,7 @@ void ground_next(gdl_ctx *ctx, const gdl_term *moves, gdl_state *out)
 {
   ground_t *G = ctx->ground;
   uint32_t i, j, r, k = 0, nd = 0, does[64];
-  if (!G->ready || !G->incr_move) {
+  if (!G->ready) {
     if (G->mset_ok)
       for (i = 0; i < G->nmset; i++)
         G->val[G->mset[i]] = 0;
@@ -1955,7 +1906,7 @@ void ground_next(gdl_ctx *ctx, const gdl_term *moves, gdl_state *out)
     if (p != UINT32_MAX && nd < 64)
       does[nd++] = p;
   }
-  if (G->ready && G->incr_move) {
+  if (G->ready) {
     /* the moves that changed are events, like fluents in a state */
     for (i = 0; i < G->ndoes; i++) {
       for (j = 0; j < nd && does[j] != G->doesp[i]; j++)
@@ -1986,7 +1937,7 @@ void ground_next(gdl_ctx *ctx, const gdl_term *moves, gdl_state *out)
                              (G->nnext + 1) * sizeof *out->facts);
     out->cap = G->nnext + 1;
   }
-  if (G->ready && G->incr_move) {
+  if (G->ready) {
     /* the bits kept by propagation, in next[] order */
     for (i = 0; i < (G->nnext + 63) / 64; i++) {
       uint64_t w = G->outbits[i];

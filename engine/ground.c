@@ -143,12 +143,6 @@ struct ground {
 };
 
 static void bucket_group(gdl_ctx *ctx, ground_t *G, group_t *g);
-static void share_inputs(gdl_ctx *ctx, ground_t *G, int rb);
-static void drop_aliases(gdl_ctx *ctx, ground_t *G);
-static void gate_legal(gdl_ctx *ctx, ground_t *G);
-static void sort_ids(gdl_term *v, uint32_t n);
-static void exclusive(gdl_ctx *ctx, ground_t *G);
-static int cmp_u64(const void *a, const void *b);
 static void incr_build(gdl_ctx *ctx, ground_t *G);
 
 /* Whether term t is marked in (*m)[] (grown to the terms there are); it
@@ -165,6 +159,24 @@ static int mark_term(gdl_ctx *ctx, uint8_t **m, uint32_t *cap, gdl_term t)
     return 1;
   (*m)[t] = 1;
   return 0;
+}
+
+/* Term ids in increasing order (short lists). */
+static void sort_ids(gdl_term *v, uint32_t n)
+{
+  uint32_t i, j;
+  for (i = 1; i < n; i++) {
+    gdl_term x = v[i];
+    for (j = i; j > 0 && v[j - 1] > x; j--)
+      v[j] = v[j - 1];
+    v[j] = x;
+  }
+}
+
+static int cmp_u64(const void *a, const void *b)
+{
+  uint64_t x = *(const uint64_t *)a, y = *(const uint64_t *)b;
+  return x < y ? -1 : x > y;
 }
 
 static uint32_t prop_of(gdl_ctx *ctx, ground_t *G, gdl_term atom, int phase)
@@ -666,269 +678,6 @@ static void flush(gdl_ctx *ctx, ground_t *G, int b, int phase, int recursive)
   G->nbuf[b] = 0;
 }
 
-/* The relaxed fixpoint (step 1 above): leaves every atom that can hold in
- * a reachable state in the database. */
-static void relax(gdl_ctx *ctx)
-{
-  gdl_state all = { 0, 0, NULL }, nx = { 0, 0, NULL };
-  uint32_t i, rounds = 0, in_allcap = 0;
-  uint8_t *in_all = NULL;      /* per term: a fluent of `all` */
-  gdl_initial(ctx, &all);
-  for (i = 0; i < all.n; i++)
-    mark_term(ctx, &in_all, &in_allcap, all.facts[i]);
-  ctx->relaxed = 1;
-  for (;;) {
-    const rel_t *legal = &ctx->rels[ctx->r_legal];
-    const rel_t *next = &ctx->rels[ctx->r_next];
-    uint32_t before = all.n;
-    eval_clear(ctx, P_STATE);
-    for (i = 0; i < all.n; i++)
-      eval_insert(ctx, ctx->r_true, term_fn(ctx, S_TRUE, 1, &all.facts[i]));
-    eval_phase(ctx, P_STATE);
-    for (i = 0; i < legal->n; i++) {
-      gdl_term args[2];
-      args[0] = TARG(ctx, legal->facts[i], 0);
-      args[1] = TARG(ctx, legal->facts[i], 1);
-      eval_insert(ctx, ctx->r_does, term_fn(ctx, S_DOES, 2, args));
-    }
-    eval_phase(ctx, P_MOVE);
-    /* all := all + next */
-    nx.n = 0;
-    for (i = 0; i < next->n; i++) {
-      GROW(ctx, nx.facts, nx.cap, nx.n);
-      nx.facts[nx.n++] = TARG(ctx, next->facts[i], 0);
-    }
-    for (i = 0; i < nx.n; i++) {
-      gdl_term f = nx.facts[i];
-      if (!mark_term(ctx, &in_all, &in_allcap, f)) {
-        GROW(ctx, all.facts, all.cap, all.n);
-        all.facts[all.n++] = f;
-      }
-    }
-    if (all.n == before)
-      break;
-    if (++rounds % 16 == 0)
-      ctx_poll(ctx);
-  }
-  ctx->relaxed = 0;
-  ctx_free(ctx, all.facts);
-  ctx_free(ctx, nx.facts);
-  ctx_free(ctx, in_all);
-}
-
-static int cmp_out_term(gdl_ctx *ctx, const out_t *a, const out_t *b)
-{
-  return gdl_term_cmp(ctx, a->term, b->term);
-}
-
-/* Insertion sort by term (lists are short: a role's moves, goals). */
-static void sort_outs(gdl_ctx *ctx, out_t *v, uint32_t n, int by_id)
-{
-  uint32_t i, j;
-  for (i = 1; i < n; i++) {
-    out_t x = v[i];
-    for (j = i; j > 0 && (by_id ? v[j - 1].term > x.term
-                                : cmp_out_term(ctx, &v[j - 1], &x) > 0); j--)
-      v[j] = v[j - 1];
-    v[j] = x;
-  }
-}
-
-/* An output atom: terminal, (next F), (legal R M), (goal R V). */
-static void output(gdl_ctx *ctx, ground_t *G, uint32_t p, gdl_term a)
-{
-  const term_t *t = &ctx->terms[a];
-  if (t->kind == T_SYM && t->sym == S_TERMINAL)
-    G->terminal = p + 1;
-  if (t->kind != T_FN)
-    return;
-  if (t->sym == S_NEXT && t->arity == 1) {
-    G->next[G->nnext].prop = p;
-    G->next[G->nnext++].term = TARG(ctx, a, 0);
-  } else if ((t->sym == S_LEGAL || t->sym == S_GOAL) && t->arity == 2) {
-    int role = gdl_role_index(ctx, TARG(ctx, a, 0));
-    out_t *o;
-    if (role < 0)
-      return;
-    o = t->sym == S_LEGAL ? &G->legal[role][G->nlegal[role]++]
-                          : &G->goal[role][G->ngoal[role]++];
-    o->prop = p;
-    o->term = TARG(ctx, a, 1);
-  }
-}
-
-static void outputs(gdl_ctx *ctx, ground_t *G)
-{
-  static const uint32_t kw[] = { S_LEGAL, S_GOAL, S_NEXT, S_TERMINAL };
-  uint32_t p, r, k = ctx->nroles, i, j, nstatic = 0;
-  /* outputs that static facts give hold in every state */
-  G->always = prop_of(ctx, G, term_sym(ctx, sym_intern(ctx, " always", 7)),
-                      P_STATE);
-  for (i = 0; i < ctx->nrels; i++)
-    if (ctx->rels[i].phase == P_STATIC)
-      for (j = 0; j < 4; j++)
-        if (ctx->rels[i].sym == kw[j])
-          nstatic += ctx->rels[i].n;
-  G->legal = ctx_alloc(ctx, (k + 1) * sizeof *G->legal);
-  G->goal = ctx_alloc(ctx, (k + 1) * sizeof *G->goal);
-  G->nlegal = ctx_alloc(ctx, (k + 1) * sizeof *G->nlegal);
-  G->ngoal = ctx_alloc(ctx, (k + 1) * sizeof *G->ngoal);
-  for (r = 0; r < k; r++) {
-    G->legal[r] = ctx_alloc(ctx, (G->nprops + nstatic + 1) * sizeof(out_t));
-    G->goal[r] = ctx_alloc(ctx, (G->nprops + nstatic + 1) * sizeof(out_t));
-  }
-  G->next = ctx_alloc(ctx, (G->nprops + nstatic + 1) * sizeof *G->next);
-  G->moveprops = ctx_alloc(ctx, (G->nprops + 1) * sizeof *G->moveprops);
-  for (p = 0; p < G->nprops; p++) {
-    if (G->phase[p] == P_MOVE)
-      G->moveprops[G->nmoveprops++] = p;
-    output(ctx, G, p, G->atom[p]);
-  }
-  for (i = 0; i < ctx->nrels; i++)
-    if (ctx->rels[i].phase == P_STATIC)
-      for (j = 0; j < 4; j++)
-        if (ctx->rels[i].sym == kw[j]) {
-          uint32_t f;
-          for (f = 0; f < ctx->rels[i].n; f++)
-            output(ctx, G, G->always, ctx->rels[i].facts[f]);
-        }
-  G->legalbuf = ctx_alloc(ctx, (k + 1) * sizeof *G->legalbuf);
-  for (r = 0; r < k; r++) {
-    G->legalbuf[r] = ctx_alloc(ctx, (G->nlegal[r] + 1) * sizeof(gdl_term));
-    sort_outs(ctx, G->legal[r], G->nlegal[r], 0);
-    sort_outs(ctx, G->goal[r], G->ngoal[r], 0);
-  }
-  sort_outs(ctx, G->next, G->nnext, 1);
-}
-
-gdl_status ground_build(gdl_ctx *ctx)
-{
-  ground_t *G;
-  uint32_t s, i;
-  uint8_t *pending;
-  PROTECT(ctx);
-  if (ctx->ground)
-    ctx_throw(ctx, GDL_EINPUT, "already grounded");
-  G = ctx_alloc(ctx, sizeof *G);
-  /* the network has every atom: no relation stays lazy, and the static
-   * ones that were are evaluated now (within the grounding budget) */
-  eval_unlazy(ctx, P_STATIC, -1);
-  relax(ctx);
-  ctx->ground = G;
-  G->factor = ctx_alloc(ctx, (ctx->nrules + 1) * sizeof *G->factor);
-  for (s = 0; s < ctx->nsccs; s++) {
-    const scc_t *c = &ctx->sccs[s];
-    if (c->phase != P_STATIC && !c->recursive)
-      for (i = 0; i < c->nrules; i++)
-        G->factor[c->rules[i]] = factor_rule(ctx, c->rules[i]);
-  }
-  G->orsym = sym_intern(ctx, " or", 3);
-  G->andsym = sym_intern(ctx, " and", 4);
-  ctx->grounding = 1;
-  ctx->relaxed = 1;
-  pending = ctx_alloc(ctx, ctx->nrels + 1);
-  for (s = 0; s <= ctx->nsccs; s++) {
-    const scc_t *c = s < ctx->nsccs ? &ctx->sccs[s] : NULL;
-    int reads = !c || c->recursive;
-    if (c && (c->phase == P_STATIC || c->nrules == 0))
-      continue;
-    /* components outside recursion wait together, so that rules of one
-     * head meet in share_inputs, until one reads a relation of theirs */
-    for (i = 0; c && !reads && i < c->nrules; i++) {
-      const rule_t *r = &ctx->rules[c->rules[i]];
-      uint32_t j;
-      for (j = 0; j < r->nbody; j++)
-        if ((r->body[j].kind == L_POS || r->body[j].kind == L_NEG) &&
-            pending[r->body[j].rel])
-          reads = 1;
-    }
-    if (reads) {
-      exclusive(ctx, G);
-      share_inputs(ctx, G, BUF_RULES_STATE);
-      share_inputs(ctx, G, BUF_RULES_MOVE);
-      flush(ctx, G, BUF_STATE, P_STATE, 0);
-      flush(ctx, G, BUF_MOVE, P_MOVE, 0);
-      flush(ctx, G, BUF_EXCL, P_MOVE, 0);
-      flush(ctx, G, BUF_OR_STATE, P_STATE, 0);
-      flush(ctx, G, BUF_OR_MOVE, P_MOVE, 0);
-      flush(ctx, G, BUF_RULES_STATE, P_STATE, 0);
-      flush(ctx, G, BUF_RULES_MOVE, P_MOVE, 0);
-      memset(pending, 0, ctx->nrels);
-    }
-    if (!c)
-      break;
-    for (i = 0; i < c->nrules; i++) {
-      eval_rule(ctx, &ctx->rules[c->rules[i]]);
-      pending[ctx->rules[c->rules[i]].rel] = 1;
-    }
-    if (c->recursive) {
-      flush(ctx, G, BUF_RULES(c->phase), c->phase, 1);
-      memset(pending, 0, ctx->nrels);
-    }
-  }
-  ctx_free(ctx, pending);
-  ctx->grounding = 0;
-  ctx->relaxed = 0;
-  for (i = 0; i < ctx->nrules; i++)
-    if (G->factor[i]) {
-      struct factor *f = G->factor[i];
-      uint32_t k;
-      for (k = 0; k < f->nparts; k++) {
-        ctx_free(ctx, f->parts[k].key);
-        ctx_free(ctx, f->parts[k].all);
-      }
-      ctx_free(ctx, f->parts);
-      ctx_free(ctx, f->part);
-      ctx_free(ctx, f->m);
-      ctx_free(ctx, f);
-    }
-  ctx_free(ctx, G->factor);
-  ctx_free(ctx, G->seen);
-  ctx_free(ctx, G->incommon);
-  ctx_free(ctx, G->incount);
-  ctx_free(ctx, G->om);
-  ctx_free(ctx, G->orcnt);
-  for (i = 0; i < NBUF; i++)
-    ctx_free(ctx, G->buf[i]);
-  G->factor = NULL;
-  G->seen = NULL;
-  if (!G->in_lo) {
-    G->in_lo = ctx_alloc(ctx, sizeof *G->in_lo);
-    G->head = ctx_alloc(ctx, sizeof *G->head);
-  }
-  drop_aliases(ctx, G);
-  for (i = 0; i < G->ngroups; i++)
-    if (G->groups[i].phase == P_MOVE)
-      bucket_group(ctx, G, &G->groups[i]);
-  for (i = 0; i < 3; i++)
-    G->phg[i] = ctx_alloc(ctx, (G->ngroups + 1) * sizeof *G->phg[i]);
-  for (i = 0; i < G->ngroups; i++) {
-    uint32_t ph = G->groups[i].phase;
-    G->phg[ph][G->nphg[ph]++] = i;
-  }
-  outputs(ctx, G);
-  gate_legal(ctx, G);
-  if (getenv("GDL_DUMP")) {
-    uint32_t gg, rr, ii;
-    for (gg = 0; gg < G->ngroups; gg++) {
-      fprintf(stderr, "group %u phase %u rec %u\n", gg, G->groups[gg].phase, G->groups[gg].recursive);
-      for (rr = G->groups[gg].lo; rr < G->groups[gg].hi; rr++) {
-        fprintf(stderr, "  %s <=", gdl_term_str(ctx, G->atom[G->head[rr]]));
-        for (ii = G->in_lo[rr]; ii < G->in_lo[rr + 1]; ii++)
-          fprintf(stderr, " %s%s", G->in[ii] & 1 ? "~" : "", gdl_term_str(ctx, G->atom[G->in[ii] >> 1]));
-        fprintf(stderr, "\n");
-      }
-    }
-  }
-  G->val = ctx_alloc(ctx, G->nprops + 1);
-  G->mset = ctx_alloc(ctx, (G->nmoveprops + 1) * sizeof *G->mset);
-  incr_build(ctx, G);
-  eval_clear(ctx, P_STATE);
-  ctx->have_state = 0;
-  UNPROTECT(ctx);
-  return GDL_OK;
-}
-
 /* ---- one move ---------------------------------------------------------
  *
  * A part whose one input is a `does` holds when the move is one of a
@@ -950,12 +699,6 @@ static int cmp_om(const void *a, const void *b)
   if (x->aux != y->aux)
     return x->aux < y->aux ? -1 : 1;
   return x->does < y->does ? -1 : x->does > y->does;
-}
-
-static int cmp_u64(const void *a, const void *b)
-{
-  uint64_t x = *(const uint64_t *)a, y = *(const uint64_t *)b;
-  return x < y ? -1 : x > y;
 }
 
 /* The proposition that holds when one of props[0..n-1] (moves) does, its
@@ -1076,17 +819,6 @@ static gdl_term input_term(gdl_ctx *ctx, const ground_t *G, uint32_t c)
 {
   gdl_term a = G->atom[c >> 1];
   return c & 1 ? term_fn(ctx, S_NOT, 1, &a) : a;
-}
-
-static void sort_ids(gdl_term *v, uint32_t n)
-{
-  uint32_t i, j;
-  for (i = 1; i < n; i++) {
-    gdl_term x = v[i];
-    for (j = i; j > 0 && v[j - 1] > x; j--)
-      v[j] = v[j - 1];
-    v[j] = x;
-  }
 }
 
 /* The term that names the disjunction of the rests of rules k[0..nk-1]
@@ -1356,6 +1088,259 @@ static void gate_legal(gdl_ctx *ctx, ground_t *G)
   ctx_free(ctx, readers);
   ctx_free(ctx, rules);
   ctx_free(ctx, rule);
+}
+
+/* ---- building --------------------------------------------------------- */
+
+/* The relaxed fixpoint (step 1 above): leaves every atom that can hold in
+ * a reachable state in the database. */
+static void relax(gdl_ctx *ctx)
+{
+  gdl_state all = { 0, 0, NULL }, nx = { 0, 0, NULL };
+  uint32_t i, rounds = 0, in_allcap = 0;
+  uint8_t *in_all = NULL;      /* per term: a fluent of `all` */
+  gdl_initial(ctx, &all);
+  for (i = 0; i < all.n; i++)
+    mark_term(ctx, &in_all, &in_allcap, all.facts[i]);
+  ctx->relaxed = 1;
+  for (;;) {
+    const rel_t *legal = &ctx->rels[ctx->r_legal];
+    const rel_t *next = &ctx->rels[ctx->r_next];
+    uint32_t before = all.n;
+    eval_clear(ctx, P_STATE);
+    for (i = 0; i < all.n; i++)
+      eval_insert(ctx, ctx->r_true, term_fn(ctx, S_TRUE, 1, &all.facts[i]));
+    eval_phase(ctx, P_STATE);
+    for (i = 0; i < legal->n; i++) {
+      gdl_term args[2];
+      args[0] = TARG(ctx, legal->facts[i], 0);
+      args[1] = TARG(ctx, legal->facts[i], 1);
+      eval_insert(ctx, ctx->r_does, term_fn(ctx, S_DOES, 2, args));
+    }
+    eval_phase(ctx, P_MOVE);
+    /* all := all + next */
+    nx.n = 0;
+    for (i = 0; i < next->n; i++) {
+      GROW(ctx, nx.facts, nx.cap, nx.n);
+      nx.facts[nx.n++] = TARG(ctx, next->facts[i], 0);
+    }
+    for (i = 0; i < nx.n; i++) {
+      gdl_term f = nx.facts[i];
+      if (!mark_term(ctx, &in_all, &in_allcap, f)) {
+        GROW(ctx, all.facts, all.cap, all.n);
+        all.facts[all.n++] = f;
+      }
+    }
+    if (all.n == before)
+      break;
+    if (++rounds % 16 == 0)
+      ctx_poll(ctx);
+  }
+  ctx->relaxed = 0;
+  ctx_free(ctx, all.facts);
+  ctx_free(ctx, nx.facts);
+  ctx_free(ctx, in_all);
+}
+
+static int cmp_out_term(gdl_ctx *ctx, const out_t *a, const out_t *b)
+{
+  return gdl_term_cmp(ctx, a->term, b->term);
+}
+
+/* Insertion sort by term (lists are short: a role's moves, goals). */
+static void sort_outs(gdl_ctx *ctx, out_t *v, uint32_t n, int by_id)
+{
+  uint32_t i, j;
+  for (i = 1; i < n; i++) {
+    out_t x = v[i];
+    for (j = i; j > 0 && (by_id ? v[j - 1].term > x.term
+                                : cmp_out_term(ctx, &v[j - 1], &x) > 0); j--)
+      v[j] = v[j - 1];
+    v[j] = x;
+  }
+}
+
+/* An output atom: terminal, (next F), (legal R M), (goal R V). */
+static void output(gdl_ctx *ctx, ground_t *G, uint32_t p, gdl_term a)
+{
+  const term_t *t = &ctx->terms[a];
+  if (t->kind == T_SYM && t->sym == S_TERMINAL)
+    G->terminal = p + 1;
+  if (t->kind != T_FN)
+    return;
+  if (t->sym == S_NEXT && t->arity == 1) {
+    G->next[G->nnext].prop = p;
+    G->next[G->nnext++].term = TARG(ctx, a, 0);
+  } else if ((t->sym == S_LEGAL || t->sym == S_GOAL) && t->arity == 2) {
+    int role = gdl_role_index(ctx, TARG(ctx, a, 0));
+    out_t *o;
+    if (role < 0)
+      return;
+    o = t->sym == S_LEGAL ? &G->legal[role][G->nlegal[role]++]
+                          : &G->goal[role][G->ngoal[role]++];
+    o->prop = p;
+    o->term = TARG(ctx, a, 1);
+  }
+}
+
+static void outputs(gdl_ctx *ctx, ground_t *G)
+{
+  static const uint32_t kw[] = { S_LEGAL, S_GOAL, S_NEXT, S_TERMINAL };
+  uint32_t p, r, k = ctx->nroles, i, j, nstatic = 0;
+  /* outputs that static facts give hold in every state */
+  G->always = prop_of(ctx, G, term_sym(ctx, sym_intern(ctx, " always", 7)),
+                      P_STATE);
+  for (i = 0; i < ctx->nrels; i++)
+    if (ctx->rels[i].phase == P_STATIC)
+      for (j = 0; j < 4; j++)
+        if (ctx->rels[i].sym == kw[j])
+          nstatic += ctx->rels[i].n;
+  G->legal = ctx_alloc(ctx, (k + 1) * sizeof *G->legal);
+  G->goal = ctx_alloc(ctx, (k + 1) * sizeof *G->goal);
+  G->nlegal = ctx_alloc(ctx, (k + 1) * sizeof *G->nlegal);
+  G->ngoal = ctx_alloc(ctx, (k + 1) * sizeof *G->ngoal);
+  for (r = 0; r < k; r++) {
+    G->legal[r] = ctx_alloc(ctx, (G->nprops + nstatic + 1) * sizeof(out_t));
+    G->goal[r] = ctx_alloc(ctx, (G->nprops + nstatic + 1) * sizeof(out_t));
+  }
+  G->next = ctx_alloc(ctx, (G->nprops + nstatic + 1) * sizeof *G->next);
+  G->moveprops = ctx_alloc(ctx, (G->nprops + 1) * sizeof *G->moveprops);
+  for (p = 0; p < G->nprops; p++) {
+    if (G->phase[p] == P_MOVE)
+      G->moveprops[G->nmoveprops++] = p;
+    output(ctx, G, p, G->atom[p]);
+  }
+  for (i = 0; i < ctx->nrels; i++)
+    if (ctx->rels[i].phase == P_STATIC)
+      for (j = 0; j < 4; j++)
+        if (ctx->rels[i].sym == kw[j]) {
+          uint32_t f;
+          for (f = 0; f < ctx->rels[i].n; f++)
+            output(ctx, G, G->always, ctx->rels[i].facts[f]);
+        }
+  G->legalbuf = ctx_alloc(ctx, (k + 1) * sizeof *G->legalbuf);
+  for (r = 0; r < k; r++) {
+    G->legalbuf[r] = ctx_alloc(ctx, (G->nlegal[r] + 1) * sizeof(gdl_term));
+    sort_outs(ctx, G->legal[r], G->nlegal[r], 0);
+    sort_outs(ctx, G->goal[r], G->ngoal[r], 0);
+  }
+  sort_outs(ctx, G->next, G->nnext, 1);
+}
+
+gdl_status ground_build(gdl_ctx *ctx)
+{
+  ground_t *G;
+  uint32_t s, i;
+  uint8_t *pending;
+  PROTECT(ctx);
+  if (ctx->ground)
+    ctx_throw(ctx, GDL_EINPUT, "already grounded");
+  G = ctx_alloc(ctx, sizeof *G);
+  /* the network has every atom: no relation stays lazy, and the static
+   * ones that were are evaluated now (within the grounding budget) */
+  eval_unlazy(ctx, P_STATIC, -1);
+  relax(ctx);
+  ctx->ground = G;
+  G->factor = ctx_alloc(ctx, (ctx->nrules + 1) * sizeof *G->factor);
+  for (s = 0; s < ctx->nsccs; s++) {
+    const scc_t *c = &ctx->sccs[s];
+    if (c->phase != P_STATIC && !c->recursive)
+      for (i = 0; i < c->nrules; i++)
+        G->factor[c->rules[i]] = factor_rule(ctx, c->rules[i]);
+  }
+  G->orsym = sym_intern(ctx, " or", 3);
+  G->andsym = sym_intern(ctx, " and", 4);
+  ctx->grounding = 1;
+  ctx->relaxed = 1;
+  pending = ctx_alloc(ctx, ctx->nrels + 1);
+  for (s = 0; s <= ctx->nsccs; s++) {
+    const scc_t *c = s < ctx->nsccs ? &ctx->sccs[s] : NULL;
+    int reads = !c || c->recursive;
+    if (c && (c->phase == P_STATIC || c->nrules == 0))
+      continue;
+    /* components outside recursion wait together, so that rules of one
+     * head meet in share_inputs, until one reads a relation of theirs */
+    for (i = 0; c && !reads && i < c->nrules; i++) {
+      const rule_t *r = &ctx->rules[c->rules[i]];
+      uint32_t j;
+      for (j = 0; j < r->nbody; j++)
+        if ((r->body[j].kind == L_POS || r->body[j].kind == L_NEG) &&
+            pending[r->body[j].rel])
+          reads = 1;
+    }
+    if (reads) {
+      exclusive(ctx, G);
+      share_inputs(ctx, G, BUF_RULES_STATE);
+      share_inputs(ctx, G, BUF_RULES_MOVE);
+      flush(ctx, G, BUF_STATE, P_STATE, 0);
+      flush(ctx, G, BUF_MOVE, P_MOVE, 0);
+      flush(ctx, G, BUF_EXCL, P_MOVE, 0);
+      flush(ctx, G, BUF_OR_STATE, P_STATE, 0);
+      flush(ctx, G, BUF_OR_MOVE, P_MOVE, 0);
+      flush(ctx, G, BUF_RULES_STATE, P_STATE, 0);
+      flush(ctx, G, BUF_RULES_MOVE, P_MOVE, 0);
+      memset(pending, 0, ctx->nrels);
+    }
+    if (!c)
+      break;
+    for (i = 0; i < c->nrules; i++) {
+      eval_rule(ctx, &ctx->rules[c->rules[i]]);
+      pending[ctx->rules[c->rules[i]].rel] = 1;
+    }
+    if (c->recursive) {
+      flush(ctx, G, BUF_RULES(c->phase), c->phase, 1);
+      memset(pending, 0, ctx->nrels);
+    }
+  }
+  ctx_free(ctx, pending);
+  ctx->grounding = 0;
+  ctx->relaxed = 0;
+  for (i = 0; i < ctx->nrules; i++)
+    if (G->factor[i]) {
+      struct factor *f = G->factor[i];
+      uint32_t k;
+      for (k = 0; k < f->nparts; k++) {
+        ctx_free(ctx, f->parts[k].key);
+        ctx_free(ctx, f->parts[k].all);
+      }
+      ctx_free(ctx, f->parts);
+      ctx_free(ctx, f->part);
+      ctx_free(ctx, f->m);
+      ctx_free(ctx, f);
+    }
+  ctx_free(ctx, G->factor);
+  ctx_free(ctx, G->seen);
+  ctx_free(ctx, G->incommon);
+  ctx_free(ctx, G->incount);
+  ctx_free(ctx, G->om);
+  ctx_free(ctx, G->orcnt);
+  for (i = 0; i < NBUF; i++)
+    ctx_free(ctx, G->buf[i]);
+  G->factor = NULL;
+  G->seen = NULL;
+  if (!G->in_lo) {
+    G->in_lo = ctx_alloc(ctx, sizeof *G->in_lo);
+    G->head = ctx_alloc(ctx, sizeof *G->head);
+  }
+  drop_aliases(ctx, G);
+  for (i = 0; i < G->ngroups; i++)
+    if (G->groups[i].phase == P_MOVE)
+      bucket_group(ctx, G, &G->groups[i]);
+  for (i = 0; i < 3; i++)
+    G->phg[i] = ctx_alloc(ctx, (G->ngroups + 1) * sizeof *G->phg[i]);
+  for (i = 0; i < G->ngroups; i++) {
+    uint32_t ph = G->groups[i].phase;
+    G->phg[ph][G->nphg[ph]++] = i;
+  }
+  outputs(ctx, G);
+  gate_legal(ctx, G);
+  G->val = ctx_alloc(ctx, G->nprops + 1);
+  G->mset = ctx_alloc(ctx, (G->nmoveprops + 1) * sizeof *G->mset);
+  incr_build(ctx, G);
+  eval_clear(ctx, P_STATE);
+  ctx->have_state = 0;
+  UNPROTECT(ctx);
+  return GDL_OK;
 }
 
 /* ---- evaluation ------------------------------------------------------- */

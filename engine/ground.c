@@ -12,11 +12,18 @@
  *    positive and negative input atoms.  Literals over static relations
  *    are decided now and dropped, and so is a `not` of an atom that can
  *    never hold.  Every atom left is a proposition with a number.
- * 3. Evaluation.  The ground rules keep the order of the rule components
+ * 3. Reshaping.  Rules are factored into independent parts (factor_rule),
+ *    parts of one move are built from the moves left out (exclusive),
+ *    rules of one head share their common inputs (share_inputs),
+ *    recursion without cycles over atoms is unrolled (unroll), aliases go
+ *    (drop_aliases) and legal moves lose the turn they all read
+ *    (gate_legal): each says why where it is defined.
+ * 4. Evaluation.  The ground rules keep the order of the rule components
  *    (check.c), so one pass in that order computes every proposition of a
  *    state; a recursive component is passed over until nothing changes.  A
  *    rule's inputs are checked `does` first, so in the move phase a rule
- *    about another move costs one byte read.
+ *    about another move costs one byte read.  After the first state only
+ *    what changed is propagated (see "incrementally" below).
  *
  * Where the network would be too large (a limit on inputs), ground_build
  * fails with GDL_ELIMIT and the interpreter stays in use.

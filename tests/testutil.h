@@ -43,5 +43,6 @@ Suite *search_suite(void);
 Suite *cli_suite(void);
 Suite *teach_suite(void);
 Suite *fmt_suite(void);
+Suite *ground_suite(void);
 
 #endif

@@ -1,0 +1,299 @@
+/*
+ * check_ground.c - the grounded engine's reshaping of the network (doc/
+ * engine.md section 8), each on a small game written to need it: every
+ * state reachable from the start (up to a bound) gets the same legal
+ * moves, terminal, goals and next states from the grounded engine as from
+ * the interpreter.  And the corpus games the reshaping is for keep their
+ * small networks: a size past the bound means a step stopped applying.
+ */
+#include <stdlib.h>
+#include <string.h>
+
+#include "testutil.h"
+
+/* ---- both engines over the reachable states ----------------------------- */
+
+typedef struct {
+  gdl_term *legal[8];
+  size_t nlegal[8];
+  int terminal;
+  long goal[8];
+} answers_t;
+
+static void answers(gdl_ctx *ctx, gdl_engine e, const gdl_state *s,
+                    answers_t *a)
+{
+  size_t r, k = gdl_role_count(ctx);
+  ck_assert_int_eq(gdl_use_engine(ctx, e), GDL_OK);
+  ck_assert_int_eq(gdl_set_state(ctx, s), GDL_OK);
+  a->terminal = gdl_terminal(ctx);
+  for (r = 0; r < k; r++) {
+    const gdl_term *m;
+    ck_assert_int_eq(gdl_legal(ctx, r, &m, &a->nlegal[r]), GDL_OK);
+    a->legal[r] = malloc((a->nlegal[r] + 1) * sizeof *m);
+    memcpy(a->legal[r], m, a->nlegal[r] * sizeof *m);
+    a->goal[r] = gdl_goal(ctx, r);
+  }
+}
+
+/* Breadth first from the start, up to max states; fails the test at the
+ * first difference between the engines.  Returns the states visited. */
+static size_t same_engines(gdl_ctx *ctx, size_t max)
+{
+  size_t k = gdl_role_count(ctx), n = 1, i, r, j;
+  gdl_state *q = calloc(max + 1, sizeof *q);
+  ck_assert_uint_le(k, 8);
+  ck_assert_int_eq(gdl_initial(ctx, &q[0]), GDL_OK);
+  for (i = 0; i < n; i++) {
+    answers_t a, b;
+    size_t pick[8] = { 0 };
+    answers(ctx, GDL_ENGINE_INTERP, &q[i], &a);
+    answers(ctx, GDL_ENGINE_GROUND, &q[i], &b);
+    ck_assert_int_eq(a.terminal, b.terminal);
+    for (r = 0; r < k; r++) {
+      ck_assert_int_eq(a.goal[r], b.goal[r]);
+      ck_assert_uint_eq(a.nlegal[r], b.nlegal[r]);
+      ck_assert(memcmp(a.legal[r], b.legal[r],
+                       a.nlegal[r] * sizeof *a.legal[r]) == 0);
+    }
+    for (r = 0; r < k && a.nlegal[r]; r++)
+      ;
+    while (!a.terminal && r == k) {  /* every joint move */
+      gdl_term joint[8];
+      gdl_state x = { 0, 0, NULL }, y = { 0, 0, NULL };
+      for (r = 0; r < k; r++)
+        joint[r] = a.legal[r][pick[r]];
+      ck_assert_int_eq(gdl_use_engine(ctx, GDL_ENGINE_INTERP), GDL_OK);
+      ck_assert_int_eq(gdl_set_state(ctx, &q[i]), GDL_OK);
+      ck_assert_int_eq(gdl_next(ctx, joint, &x), GDL_OK);
+      ck_assert_int_eq(gdl_use_engine(ctx, GDL_ENGINE_GROUND), GDL_OK);
+      ck_assert_int_eq(gdl_set_state(ctx, &q[i]), GDL_OK);
+      ck_assert_int_eq(gdl_next(ctx, joint, &y), GDL_OK);
+      ck_assert_msg(gdl_state_equal(&x, &y), "next states differ");
+      for (j = 0; j < n && !gdl_state_equal(&q[j], &x); j++)
+        ;
+      if (j == n && n < max)
+        gdl_state_copy(ctx, &q[n++], &x);
+      gdl_state_release(ctx, &x);
+      gdl_state_release(ctx, &y);
+      for (r = k; r-- > 0;) {          /* the last role's moves fastest */
+        if (++pick[r] < a.nlegal[r])
+          break;
+        pick[r] = 0;
+      }
+      r = r == (size_t)-1 ? 0 : k;
+    }
+    for (r = 0; r < k; r++) {
+      free(a.legal[r]);
+      free(b.legal[r]);
+    }
+  }
+  for (i = 0; i < n; i++)
+    gdl_state_release(ctx, &q[i]);
+  free(q);
+  return n;
+}
+
+static gdl_ctx *load_text(const char *text)
+{
+  gdl_status st;
+  gdl_ctx *ctx = tu_load_text(&st, 0, text);
+  ck_assert_msg(st == GDL_OK, "status %d: %s\n%s", (int)st, gdl_errmsg(ctx),
+                gdl_diagnostics(ctx));
+  return ctx;
+}
+
+/* ---- the games -------------------------------------------------------------- */
+
+/* Independent parts (factor_rule), aliases (drop_aliases: `hole`, and
+ * `solved` through a `not`), as in the 8-puzzle: a 2x3 sliding puzzle. */
+static const char slide[] =
+  "(role p)\n"
+  "(init (tile 1 1 a)) (init (tile 1 2 b)) (init (tile 1 3 c))\n"
+  "(init (tile 2 1 d)) (init (tile 2 2 e)) (init (tile 2 3 blank))\n"
+  "(row 1) (row 2) (col 1) (col 2) (col 3) (rs 1 2) (cs 1 2) (cs 2 3)\n"
+  "(<= (adj ?r ?c ?r2 ?c) (col ?c) (rs ?r ?r2))\n"
+  "(<= (adj ?r ?c ?r2 ?c) (col ?c) (rs ?r2 ?r))\n"
+  "(<= (adj ?r ?c ?r ?c2) (row ?r) (cs ?c ?c2))\n"
+  "(<= (adj ?r ?c ?r ?c2) (row ?r) (cs ?c2 ?c))\n"
+  "(<= (hole ?r ?c) (true (tile ?r ?c blank)))\n"
+  "(<= (legal p (slide ?r ?c)) (hole ?br ?bc) (adj ?r ?c ?br ?bc))\n"
+  "(<= (next (tile ?r ?c blank)) (does p (slide ?r ?c)))\n"
+  "(<= (next (tile ?u ?v ?t)) (does p (slide ?x ?y)) (true (tile ?x ?y ?t))\n"
+  "    (hole ?u ?v))\n"
+  "(<= (next (tile ?u ?v ?t)) (true (tile ?u ?v ?t))\n"
+  "    (does p (slide ?x ?y)) (or (distinct ?x ?u) (distinct ?y ?v))\n"
+  "    (true (tile ?x1 ?y1 blank)) (or (distinct ?x1 ?u) (distinct ?y1 ?v)))\n"
+  "(<= unsolved (true (tile 1 1 b)))\n"
+  "(<= solved (not unsolved))\n"
+  "(<= done solved)\n"
+  "(<= (goal p 100) done)\n"
+  "(<= (goal p 0) (not done))\n"
+  "(<= terminal (true (tile 1 1 b)) (true (tile 1 2 a)))\n";
+
+/* One move (exclusive) and gates (gate_legal): two roles take turns
+ * moving one of their pieces a step on a 4x4 board, the other noops; a
+ * cell keeps its piece unless the move leaves or enters it, so a cell's
+ * part holds for all the moves of a role but the few that touch it. */
+static const char pieces[] =
+  "(role white) (role black)\n"
+  "(init (cell 1 1 white)) (init (cell 2 1 white))\n"
+  "(init (cell 3 4 black)) (init (cell 4 4 black))\n"
+  "(init (control white)) (init (step 0))\n"
+  "(n 1) (n 2) (n 3) (n 4) (s 1 2) (s 2 3) (s 3 4)\n"
+  "(s 0 1) (s 4 5) (s 5 6)\n"
+  "(<= (near ?a ?b) (s ?a ?b)) (<= (near ?a ?b) (s ?b ?a))\n"
+  "(<= (near ?a ?a) (n ?a))\n"
+  "(<= (step1 ?x ?y ?x2 ?y2) (n ?x) (n ?y) (near ?x ?x2) (near ?y ?y2)\n"
+  "    (n ?x2) (n ?y2) (distinct ?x ?x2))\n"
+  "(<= (step1 ?x ?y ?x ?y2) (n ?x) (n ?y) (near ?y ?y2) (n ?y2)\n"
+  "    (distinct ?y ?y2))\n"
+  "(<= (occupied ?x ?y) (true (cell ?x ?y ?p)))\n"
+  "(other white black) (other black white)\n"
+  "(<= (legal ?p (move ?x ?y ?x2 ?y2)) (true (control ?p))\n"
+  "    (true (cell ?x ?y ?p)) (step1 ?x ?y ?x2 ?y2)\n"
+  "    (not (occupied ?x2 ?y2)))\n"
+  "(<= (legal ?p noop) (true (control ?q)) (other ?p ?q))\n"
+  "(<= (differ ?x1 ?y1 ?x2 ?y2) (n ?x1) (n ?y1) (n ?x2) (n ?y2)\n"
+  "    (distinct ?x1 ?x2))\n"
+  "(<= (differ ?x1 ?y1 ?x2 ?y2) (n ?x1) (n ?y1) (n ?x2) (n ?y2)\n"
+  "    (distinct ?y1 ?y2))\n"
+  "(<= (next (cell ?x2 ?y2 ?p)) (does ?p (move ?x1 ?y1 ?x2 ?y2)))\n"
+  "(<= (next (cell ?x ?y ?q)) (true (cell ?x ?y ?q))\n"
+  "    (does ?p (move ?x1 ?y1 ?x2 ?y2))\n"
+  "    (differ ?x1 ?y1 ?x ?y) (differ ?x2 ?y2 ?x ?y))\n"
+  "(<= (next (control ?q)) (true (control ?p)) (other ?p ?q))\n"
+  "(<= (next (step ?b)) (true (step ?a)) (s ?a ?b))\n"
+  "(<= terminal (true (step 3)))\n"
+  "(<= won (true (cell ?x 4 white)))\n"
+  "(<= (goal white 100) won)\n"
+  "(<= (goal white 0) (not won))\n"
+  "(goal black 50)\n";
+
+/* Shared inputs (share_inputs): the frame of a 2x2 board of digits says a
+ * cell keeps its digit when the mark differs in the row, or in the
+ * column; the two rests are the same for the three digits of a cell. */
+static const char digits[] =
+  "(role p)\n"
+  "(init (cell 1 1 b)) (init (cell 1 2 b)) (init (cell 2 1 b))\n"
+  "(init (cell 2 2 b))\n"
+  "(i 1) (i 2) (d 1) (d 2) (d 3)\n"
+  "(<= (legal p (mark ?x ?y ?v)) (true (cell ?x ?y b)) (d ?v)\n"
+  "    (not (used ?x ?v)))\n"
+  "(<= (used ?x ?v) (true (cell ?x ?y ?v)) (d ?v))\n"
+  "(<= (next (cell ?x ?y ?v)) (does p (mark ?x ?y ?v)))\n"
+  "(<= (next (cell ?x ?y ?v)) (true (cell ?x ?y ?v))\n"
+  "    (does p (mark ?s ?t ?w)) (distinct ?s ?x))\n"
+  "(<= (next (cell ?x ?y ?v)) (true (cell ?x ?y ?v))\n"
+  "    (does p (mark ?s ?t ?w)) (distinct ?t ?y))\n"
+  "(<= open (true (cell ?x ?y b)))\n"
+  "(<= terminal (not open))\n"
+  "(<= (goal p 100) (not open))\n"
+  "(<= (goal p 0) open)\n";
+
+/* Recursion (unroll): the height of a stack reads the height below it,
+ * which has no cycle over atoms and is unrolled; reachability over doors
+ * has one (a loop of rooms) and stays recursive. */
+static const char stacks[] =
+  "(role p)\n"
+  "(init (on a floor)) (init (on b a)) (init (on c floor))\n"
+  "(init (open r1 r2)) (init (open r2 r3)) (init (open r3 r1))\n"
+  "(init (at r1))\n"
+  "(block a) (block b) (block c) (room r1) (room r2) (room r3) (room r4)\n"
+  "(succ 0 1) (succ 1 2) (succ 2 3) (succ 3 4)\n"
+  "(door r1 r2) (door r2 r3) (door r3 r1) (door r3 r4) (door r4 r1)\n"
+  "(height floor 0)\n"
+  "(<= (height ?x ?n) (true (on ?x ?y)) (height ?y ?m) (succ ?m ?n))\n"
+  "(<= (clear ?x) (block ?x) (not (covered ?x)))\n"
+  "(<= (covered ?y) (true (on ?x ?y)))\n"
+  "(reach r1)\n"
+  "(<= (reach ?y) (reach ?x) (true (open ?x ?y)))\n"
+  "(<= (legal p (put ?x ?y)) (clear ?x) (clear ?y) (distinct ?x ?y))\n"
+  "(<= (legal p (put ?x floor)) (clear ?x) (true (on ?x ?y))\n"
+  "    (distinct ?y floor))\n"
+  "(<= (legal p (toggle ?x ?y)) (door ?x ?y) (reach ?x))\n"
+  "(<= (next (on ?x ?y)) (does p (put ?x ?y)))\n"
+  "(<= (next (on ?x ?y)) (true (on ?x ?y)) (not (moved ?x)))\n"
+  "(<= (moved ?x) (does p (put ?x ?y)))\n"
+  "(<= (next (open ?x ?y)) (does p (toggle ?x ?y)) (not (true (open ?x ?y))))\n"
+  "(<= (next (open ?x ?y)) (true (open ?x ?y)) (not (does p (toggle ?x ?y))))\n"
+  "(<= (next (at ?x)) (true (at ?x)))\n"
+  "(<= tall (height ?x 3))\n"
+  "(<= terminal tall (reach r4))\n"
+  "(<= (goal p 100) tall)\n"
+  "(<= (goal p 0) (not tall))\n";
+
+START_TEST(test_factor_and_aliases)
+{
+  gdl_ctx *ctx = load_text(slide);
+  ck_assert_uint_ge(same_engines(ctx, 400), 300);   /* all, short of the
+                                                        terminal ones */
+  gdl_free(ctx);
+}
+END_TEST
+
+START_TEST(test_one_move_and_gates)
+{
+  gdl_ctx *ctx = load_text(pieces);
+  ck_assert_uint_ge(same_engines(ctx, 600), 100);
+  gdl_free(ctx);
+}
+END_TEST
+
+START_TEST(test_shared_inputs)
+{
+  gdl_ctx *ctx = load_text(digits);
+  ck_assert_uint_ge(same_engines(ctx, 600), 50);
+  gdl_free(ctx);
+}
+END_TEST
+
+START_TEST(test_recursion)
+{
+  gdl_ctx *ctx = load_text(stacks);
+  ck_assert_uint_ge(same_engines(ctx, 600), 100);
+  gdl_free(ctx);
+}
+END_TEST
+
+/* ---- the corpus games each step is for ------------------------------------ */
+
+static const struct {
+  const char *file;
+  size_t max_rules;        /* about twice what it grounds to now */
+  size_t before;           /* what it grounded to before the step */
+} sizes[] = {
+  { "single/eightPuzzle.kif", 1500, 12254 },    /* independent parts */
+  { "multi/breakthrough.kif", 4500, 20060 },    /* one move */
+  { "single/sudokuGrade1.kif", 16000, 639008 }, /* parts, shared inputs */
+};
+
+START_TEST(test_network_sizes)
+{
+  gdl_status st;
+  gdl_ctx *ctx = tu_load(&st, 0, tu_corpus(sizes[_i].file), NULL);
+  size_t rules, inputs;
+  ck_assert_int_eq(st, GDL_OK);
+  ck_assert_int_eq(gdl_use_engine(ctx, GDL_ENGINE_GROUND), GDL_OK);
+  ck_assert_uint_gt(gdl_ground_size(ctx, &rules, &inputs), 0);
+  ck_assert_msg(rules <= sizes[_i].max_rules,
+                "%s: %zu ground rules (%zu before reshaping)",
+                sizes[_i].file, rules, sizes[_i].before);
+  gdl_free(ctx);
+}
+END_TEST
+
+Suite *ground_suite(void)
+{
+  Suite *s = suite_create("ground");
+  TCase *tc = tcase_create("reshaping");
+  tcase_set_timeout(tc, 60);
+  tcase_add_test(tc, test_factor_and_aliases);
+  tcase_add_test(tc, test_one_move_and_gates);
+  tcase_add_test(tc, test_shared_inputs);
+  tcase_add_test(tc, test_recursion);
+  tcase_add_loop_test(tc, test_network_sizes, 0,
+                      (int)(sizeof sizes / sizeof sizes[0]));
+  suite_add_tcase(s, tc);
+  return s;
+}

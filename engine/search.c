@@ -37,8 +37,11 @@ typedef struct {
   /* the store */
   gdl_term *pool;             /* facts of all states */
   uint64_t npool, poolcap;
-  uint64_t *off;              /* per state: offset in pool */
-  uint32_t *nfacts, *parent, *hash;
+  struct slot {               /* per state, what a lookup reads (one line) */
+    uint64_t off;             /* offset in pool */
+    uint32_t nfacts, hash;
+  } *slot;
+  uint32_t *parent;
   uint32_t *depth;            /* per state: moves from the start */
   gdl_term *moves;            /* per state: the k moves that reached it */
   uint32_t nstates, cap;
@@ -88,8 +91,9 @@ static void report(search_t *S, unsigned depth, int force)
 static int same_state(const search_t *S, uint32_t id, const gdl_state *s,
                       uint32_t h)
 {
-  return S->hash[id] == h && S->nfacts[id] == s->n &&
-         memcmp(S->pool + S->off[id], s->facts, s->n * sizeof *s->facts) == 0;
+  const struct slot *x = &S->slot[id];
+  return x->hash == h && x->nfacts == s->n &&
+         memcmp(S->pool + x->off, s->facts, s->n * sizeof *s->facts) == 0;
 }
 
 static void rehash(search_t *S)
@@ -100,7 +104,7 @@ static void rehash(search_t *S)
     ctx_throw(S->ctx, GDL_ELIMIT, "more than 2^31 states");
   t = ctx_alloc(S->ctx, (size_t)cap * sizeof *t);
   for (i = 0; i < S->nstates; i++) {
-    for (j = S->hash[i] & (cap - 1); t[j]; j = (j + 1) & (cap - 1))
+    for (j = S->slot[i].hash & (cap - 1); t[j]; j = (j + 1) & (cap - 1))
       ;
     t[j] = i + 1;
   }
@@ -126,10 +130,8 @@ static uint32_t store(search_t *S, const gdl_state *s, uint32_t parent,
               (unsigned long long)S->o->max_states);
   if (S->nstates >= S->cap) {
     uint32_t c = S->cap ? S->cap * 2 : 1024;
-    S->off = ctx_realloc(ctx, S->off, (size_t)c * sizeof *S->off);
-    S->nfacts = ctx_realloc(ctx, S->nfacts, (size_t)c * sizeof *S->nfacts);
+    S->slot = ctx_realloc(ctx, S->slot, (size_t)c * sizeof *S->slot);
     S->parent = ctx_realloc(ctx, S->parent, (size_t)c * sizeof *S->parent);
-    S->hash = ctx_realloc(ctx, S->hash, (size_t)c * sizeof *S->hash);
     S->depth = ctx_realloc(ctx, S->depth, (size_t)c * sizeof *S->depth);
     S->moves = ctx_realloc(ctx, S->moves, (size_t)c * S->k * sizeof *S->moves);
     S->cap = c;
@@ -143,12 +145,12 @@ static uint32_t store(search_t *S, const gdl_state *s, uint32_t parent,
   }
   id = S->nstates;
   COPY(S->pool + S->npool, s->facts, s->n * sizeof *s->facts);
-  S->off[id] = S->npool;
+  S->slot[id].off = S->npool;
   S->npool += s->n;
-  S->nfacts[id] = s->n;
+  S->slot[id].nfacts = s->n;
   S->parent[id] = parent;
   S->depth[id] = id ? S->depth[parent] + 1 : 0;
-  S->hash[id] = h;
+  S->slot[id].hash = h;
   if (moves)
     COPY(S->moves + (size_t)id * S->k, moves, S->k * sizeof *moves);
   S->nstates++;
@@ -167,12 +169,12 @@ static uint32_t store(search_t *S, const gdl_state *s, uint32_t parent,
 static void load_state(search_t *S, uint32_t id, gdl_state *s)
 {
   gdl_ctx *ctx = S->ctx;
-  uint32_t n = S->nfacts[id];
+  uint32_t n = S->slot[id].nfacts;
   if (s->cap < n + 1) {
     s->facts = ctx_realloc(ctx, s->facts, (n + 1) * sizeof *s->facts);
     s->cap = n + 1;
   }
-  COPY(s->facts, S->pool + S->off[id], n * sizeof *s->facts);
+  COPY(s->facts, S->pool + S->slot[id].off, n * sizeof *s->facts);
   s->n = n;
 }
 
@@ -198,8 +200,7 @@ static void bytes_per_state(search_t *S)
   if (S->nstates)
     S->res->bytes_per_state =
         (double)(S->poolcap * sizeof *S->pool +
-                 (size_t)S->cap * (sizeof *S->off + sizeof *S->nfacts +
-                                   sizeof *S->parent + sizeof *S->hash +
+                 (size_t)S->cap * (sizeof *S->slot + sizeof *S->parent +
                                    sizeof *S->depth +
                                    S->k * sizeof *S->moves) +
                  (size_t)(S->mask + 1) * sizeof *S->table) /
@@ -637,10 +638,8 @@ static void release(search_t *S)
 {
   gdl_ctx *ctx = S->ctx;
   ctx_free(ctx, S->pool);
-  ctx_free(ctx, S->off);
-  ctx_free(ctx, S->nfacts);
+  ctx_free(ctx, S->slot);
   ctx_free(ctx, S->parent);
-  ctx_free(ctx, S->hash);
   ctx_free(ctx, S->depth);
   ctx_free(ctx, S->moves);
   ctx_free(ctx, S->table);

@@ -1118,7 +1118,7 @@ static double size_bound(gdl_ctx *ctx, uint32_t rel, double *est)
 
 /* Which relations are lazy (see the top of this file): candidates are the
  * non-keyword relations with rules only, none recursive, whose full
- * extension could be large (over a million facts by size_bound: a small
+ * extension could be large (over 100,000 facts by size_bound: a small
  * relation is a better generator than a lookup).  Each starts with every
  * argument in its key; then, in every rule that uses a candidate, the
  * arguments of its literal that are not bound by the positive literals
@@ -1136,7 +1136,7 @@ static void choose_lazy(gdl_ctx *ctx)
   for (i = 0; i < ctx->nrels; i++) {
     rel_t *R = &ctx->rels[i];
     R->lazy = R->sym >= S_NKEYWORDS && R->nrules > 0 && R->nfactrules == 0 &&
-              size_bound(ctx, i, est) > 1e6;
+              size_bound(ctx, i, est) > 1e5;
   }
   ctx_free(ctx, est);
   for (i = 0; i < ctx->nrules; i++) {

@@ -113,12 +113,13 @@ static void rehash(search_t *S)
   S->mask = cap - 1;
 }
 
-/* Adds s (parent, moves) unless stored; returns its id, *isnew set. */
-static uint32_t store(search_t *S, const gdl_state *s, uint32_t parent,
-                      const gdl_term *moves, int *isnew)
+/* Adds s (its hash h, state_hash32; parent, moves) unless stored;
+ * returns its id, *isnew set. */
+static uint32_t store(search_t *S, const gdl_state *s, uint32_t h,
+                      uint32_t parent, const gdl_term *moves, int *isnew)
 {
   gdl_ctx *ctx = S->ctx;
-  uint32_t h = state_hash32(s->facts, s->n), j, id;
+  uint32_t j, id;
   if (S->mask)
     for (j = h & S->mask; S->table[j]; j = (j + 1) & S->mask)
       if (same_state(S, S->table[j] - 1, s, h)) {
@@ -273,18 +274,65 @@ typedef struct {
   uint32_t *stack;            /* dfs: ids to expand */
   uint32_t nstack, stackcap;
   int dfs;
+  /* the children of the state in hand, stored once all are made: their
+   * table slots are fetched from memory while the others are computed */
+  gdl_term *facts, *moves;
+  uint32_t nfacts, factcap, movecap;
+  struct kid { uint32_t off, n, hash; } *kids;
+  uint32_t nkids, kidcap;
 } bfs_arg;
 
 static int bfs_each(search_t *S, void *arg)
 {
   bfs_arg *a = arg;
-  int isnew;
-  uint32_t id = store(S, &S->child, a->parent, S->joint, &isnew);
-  if (isnew && a->dfs) {
-    GROW(S->ctx, a->stack, a->stackcap, a->nstack);
-    a->stack[a->nstack++] = id;
-  }
+  struct kid *k;
+  uint32_t n = S->child.n;
+  GROW(S->ctx, a->kids, a->kidcap, a->nkids);
+  GROW(S->ctx, a->facts, a->factcap, a->nfacts + n);
+  GROW(S->ctx, a->moves, a->movecap, (a->nkids + 1) * S->k);
+  k = &a->kids[a->nkids];
+  k->off = a->nfacts;
+  k->n = n;
+  k->hash = state_hash32(S->child.facts, n);
+  COPY(a->facts + a->nfacts, S->child.facts, n * sizeof *a->facts);
+  COPY(a->moves + a->nkids * S->k, S->joint, S->k * sizeof *a->moves);
+  a->nfacts += n;
+  a->nkids++;
+  if (S->mask)
+    __builtin_prefetch(&S->table[k->hash & S->mask]);
   return 0;
+}
+
+static void bfs_store_kids(search_t *S, bfs_arg *a)
+{
+  uint32_t i;
+  for (i = 0; S->mask && i < a->nkids; i++) {
+    uint32_t e = S->table[a->kids[i].hash & S->mask];
+    if (e)                     /* the stored state it may be, in turn */
+      __builtin_prefetch(&S->slot[e - 1]);
+  }
+  for (i = 0; i < a->nkids; i++) {
+    const struct kid *k = &a->kids[i];
+    gdl_state s;
+    int isnew;
+    uint32_t id;
+    s.facts = a->facts + k->off;
+    s.n = s.cap = k->n;
+    id = store(S, &s, k->hash, a->parent, a->moves + i * S->k, &isnew);
+    if (isnew && a->dfs) {
+      GROW(S->ctx, a->stack, a->stackcap, a->nstack);
+      a->stack[a->nstack++] = id;
+    }
+  }
+  a->nkids = a->nfacts = 0;
+}
+
+static void bfs_free(search_t *S, bfs_arg *a)
+{
+  ctx_free(S->ctx, a->stack);
+  ctx_free(S->ctx, a->facts);
+  ctx_free(S->ctx, a->moves);
+  ctx_free(S->ctx, a->kids);
 }
 
 /* The state the search starts from: the initial one, or opts->start. */
@@ -307,7 +355,7 @@ static void search_bfs(search_t *S, int dfs)
   memset(&a, 0, sizeof a);
   a.dfs = dfs;
   start_state(S);
-  store(S, &S->cur, 0, NULL, &isnew);
+  store(S, &S->cur, state_hash32(S->cur.facts, S->cur.n), 0, NULL, &isnew);
   if (dfs) {
     GROW(ctx, a.stack, a.stackcap, 0);
     a.stack[a.nstack++] = 0;
@@ -340,13 +388,14 @@ static void search_bfs(search_t *S, int dfs)
       plan_to(S, id);
       r->depth = (unsigned)r->length;
       bytes_per_state(S);
-      ctx_free(ctx, a.stack);
+      bfs_free(S, &a);
       return;
     }
     if (t < 0)
       continue;
     a.parent = id;
     successors(S, bfs_each, &a);
+    bfs_store_kids(S, &a);
   }
   r->status = GDL_UNSOLVABLE;
   r->depth = dfs ? 0 : depth;
@@ -354,7 +403,7 @@ static void search_bfs(search_t *S, int dfs)
   if (S->best_goal >= 0)
     plan_to(S, S->best_state);
   bytes_per_state(S);
-  ctx_free(ctx, a.stack);
+  bfs_free(S, &a);
 }
 
 /* ---- iterative deepening ---------------------------------------------- */

@@ -287,9 +287,12 @@ static int bfs_each(search_t *S, void *arg)
   bfs_arg *a = arg;
   struct kid *k;
   uint32_t n = S->child.n;
-  GROW(S->ctx, a->kids, a->kidcap, a->nkids);
-  GROW(S->ctx, a->facts, a->factcap, a->nfacts + n);
-  GROW(S->ctx, a->moves, a->movecap, (a->nkids + 1) * S->k);
+  if (a->nkids >= a->kidcap || a->nfacts + n >= a->factcap ||
+      (a->nkids + 1) * S->k >= a->movecap) {
+    GROW(S->ctx, a->kids, a->kidcap, a->nkids);
+    GROW(S->ctx, a->facts, a->factcap, a->nfacts + n);
+    GROW(S->ctx, a->moves, a->movecap, (a->nkids + 1) * S->k);
+  }
   k = &a->kids[a->nkids];
   k->off = a->nfacts;
   k->n = n;

@@ -152,9 +152,9 @@ struct ground {
 static void bucket_group(gdl_ctx *ctx, ground_t *G, group_t *g);
 static void incr_build(gdl_ctx *ctx, ground_t *G);
 
-/* Whether term t is marked in (*m)[] (grown to the terms there are); it
- * is from now on. */
-static int mark_term(gdl_ctx *ctx, uint8_t **m, uint32_t *cap, gdl_term t)
+/* The byte of term t in (*m)[], grown (zeroed) to the terms there are. */
+static uint8_t *term_byte(gdl_ctx *ctx, uint8_t **m, uint32_t *cap,
+                          gdl_term t)
 {
   if (t >= *cap) {
     uint32_t old = *cap, c = ctx->termcap > t ? ctx->termcap : t + 1;
@@ -162,9 +162,16 @@ static int mark_term(gdl_ctx *ctx, uint8_t **m, uint32_t *cap, gdl_term t)
     memset(*m + old, 0, c - old);
     *cap = c;
   }
-  if ((*m)[t])
+  return &(*m)[t];
+}
+
+/* Whether term t is marked in (*m)[]; it is from now on. */
+static int mark_term(gdl_ctx *ctx, uint8_t **m, uint32_t *cap, gdl_term t)
+{
+  uint8_t *b = term_byte(ctx, m, cap, t);
+  if (*b)
     return 1;
-  (*m)[t] = 1;
+  *b = 1;
   return 0;
 }
 
@@ -862,15 +869,10 @@ static gdl_term rest_term(gdl_ctx *ctx, ground_t *G, const uint32_t **k,
  * `add`. */
 static uint32_t or_uses(gdl_ctx *ctx, ground_t *G, gdl_term t, int add)
 {
-  if (t >= G->orcntcap) {
-    uint32_t old = G->orcntcap, c = ctx->termcap > t ? ctx->termcap : t + 1;
-    G->orcnt = ctx_realloc(ctx, G->orcnt, c);
-    memset(G->orcnt + old, 0, c - old);
-    G->orcntcap = c;
-  }
-  if (add && G->orcnt[t] < 255)
-    G->orcnt[t]++;
-  return G->orcnt[t];
+  uint8_t *b = term_byte(ctx, &G->orcnt, &G->orcntcap, t);
+  if (add && *b < 255)
+    (*b)++;
+  return *b;
 }
 
 /* The proposition of disjunction t of the rests of rules k[0..nk-1], its

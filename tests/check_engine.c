@@ -33,15 +33,6 @@ static gdl_ctx *load_corpus(const char *rel, unsigned flags)
   return load_path(tu_corpus(rel), flags);
 }
 
-static gdl_ctx *load_text(const char *text, unsigned flags)
-{
-  gdl_status st;
-  gdl_ctx *ctx = tu_load_text(&st, flags, text);
-  ck_assert_msg(st == GDL_OK, "status %d: %s\n%s", (int)st, gdl_errmsg(ctx),
-                gdl_diagnostics(ctx));
-  return ctx;
-}
-
 static int cmp_str(const void *a, const void *b)
 {
   return strcmp(*(char *const *)a, *(char *const *)b);
@@ -851,7 +842,7 @@ static const char nolegal_game[] =
 
 START_TEST(test_role_without_moves)
 {
-  gdl_ctx *ctx = load_text(nolegal_game, 0);
+  gdl_ctx *ctx = tu_text(nolegal_game, 0);
   gdl_state s = { 0, 0, NULL };
   gdl_solve_opts o = { 0 };
   gdl_solve_result res;
@@ -960,7 +951,7 @@ START_TEST(test_fact_limit_in_game)
   gdl_state_release(ctx, &s);
   gdl_free(ctx);
   /* with the default limit the same game plays */
-  ctx = load_text(explode_game, 0);
+  ctx = tu_text(explode_game, 0);
   tu_play(ctx, "go", &s);
   ck_assert_int_eq(gdl_terminal(ctx), 1);
   gdl_state_release(ctx, &s);

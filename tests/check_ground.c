@@ -94,15 +94,6 @@ static size_t same_engines(gdl_ctx *ctx, size_t max)
   return n;
 }
 
-static gdl_ctx *load_text(const char *text)
-{
-  gdl_status st;
-  gdl_ctx *ctx = tu_load_text(&st, 0, text);
-  ck_assert_msg(st == GDL_OK, "status %d: %s\n%s", (int)st, gdl_errmsg(ctx),
-                gdl_diagnostics(ctx));
-  return ctx;
-}
-
 /* ---- the games -------------------------------------------------------------- */
 
 /* Independent parts (factor_rule), aliases (drop_aliases: `hole`, and
@@ -224,35 +215,20 @@ static const char stacks[] =
   "(<= (goal p 100) tall)\n"
   "(<= (goal p 0) (not tall))\n";
 
-START_TEST(test_factor_and_aliases)
-{
-  gdl_ctx *ctx = load_text(slide);
-  ck_assert_uint_ge(same_engines(ctx, 400), 300);   /* all, short of the
-                                                        terminal ones */
-  gdl_free(ctx);
-}
-END_TEST
+static const struct {
+  const char *text;
+  size_t max, min;         /* states to visit at most, reached at least */
+} games[] = {
+  { slide, 400, 300 },     /* all 360 but the terminal ones' children */
+  { pieces, 600, 100 },
+  { digits, 600, 50 },
+  { stacks, 600, 100 },
+};
 
-START_TEST(test_one_move_and_gates)
+START_TEST(test_same_answers)
 {
-  gdl_ctx *ctx = load_text(pieces);
-  ck_assert_uint_ge(same_engines(ctx, 600), 100);
-  gdl_free(ctx);
-}
-END_TEST
-
-START_TEST(test_shared_inputs)
-{
-  gdl_ctx *ctx = load_text(digits);
-  ck_assert_uint_ge(same_engines(ctx, 600), 50);
-  gdl_free(ctx);
-}
-END_TEST
-
-START_TEST(test_recursion)
-{
-  gdl_ctx *ctx = load_text(stacks);
-  ck_assert_uint_ge(same_engines(ctx, 600), 100);
+  gdl_ctx *ctx = tu_text(games[_i].text, 0);
+  ck_assert_uint_ge(same_engines(ctx, games[_i].max), games[_i].min);
   gdl_free(ctx);
 }
 END_TEST
@@ -289,10 +265,8 @@ Suite *ground_suite(void)
   Suite *s = suite_create("ground");
   TCase *tc = tcase_create("reshaping");
   tcase_set_timeout(tc, 60);
-  tcase_add_test(tc, test_factor_and_aliases);
-  tcase_add_test(tc, test_one_move_and_gates);
-  tcase_add_test(tc, test_shared_inputs);
-  tcase_add_test(tc, test_recursion);
+  tcase_add_loop_test(tc, test_same_answers, 0,
+                      (int)(sizeof games / sizeof games[0]));
   tcase_add_loop_test(tc, test_network_sizes, 0,
                       (int)(sizeof sizes / sizeof sizes[0]));
   suite_add_tcase(s, tc);

@@ -20,15 +20,6 @@ static gdl_ctx *load_path(const char *path, unsigned flags)
   return ctx;
 }
 
-static gdl_ctx *load_text(const char *text)
-{
-  gdl_status st;
-  gdl_ctx *ctx = tu_load_text(&st, 0, text);
-  ck_assert_msg(st == GDL_OK, "status %d: %s\n%s", (int)st, gdl_errmsg(ctx),
-                gdl_diagnostics(ctx));
-  return ctx;
-}
-
 /* Plays res->plan from the initial state: every move legal when played,
  * no terminal state before the end; returns the goal of role 0 at the end
  * and asserts the end is terminal. */
@@ -267,7 +258,7 @@ static const struct {
 START_TEST(test_unsolvable_small)
 {
   static const gdl_algorithm algs[] = { GDL_BFS, GDL_IDDFS, GDL_DFS };
-  gdl_ctx *ctx = load_text(unsolvable[_i].text);
+  gdl_ctx *ctx = tu_text(unsolvable[_i].text, 0);
   size_t a;
   for (a = 0; a < 3; a++) {
     gdl_solve_result res = solve(ctx, algs[a], 0, 0);
@@ -300,7 +291,7 @@ START_TEST(test_slide2x2_solvable)
   memcpy(p, "(init (cell 1 1 3)) (init (cell 1 2 1))", 39);
   p = strstr(text, "(init (cell 2 1 3))");
   memcpy(p, "(init (cell 2 1 2))", 19);
-  ctx = load_text(text);
+  ctx = tu_text(text, 0);
   res = solve(ctx, GDL_BFS, 0, 0);
   ck_assert_int_eq(res.status, GDL_SOLVED);
   ck_assert_int_eq(replay(ctx, &res), 100);

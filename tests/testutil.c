@@ -51,6 +51,15 @@ gdl_ctx *tu_load_text(gdl_status *st, unsigned flags, const char *text)
   return ctx;
 }
 
+gdl_ctx *tu_text(const char *text, unsigned flags)
+{
+  gdl_status st;
+  gdl_ctx *ctx = tu_load_text(&st, flags, text);
+  ck_assert_msg(st == GDL_OK, "status %d: %s\n%s", (int)st, gdl_errmsg(ctx),
+                gdl_diagnostics(ctx));
+  return ctx;
+}
+
 static char *slurp(FILE *f)
 {
   size_t cap = 4096, n = 0, got;

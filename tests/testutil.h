@@ -16,6 +16,8 @@ const char *tu_corpus(const char *rel);
 gdl_ctx *tu_load(gdl_status *st, unsigned flags, const char *file, ...);
 /* The same for a description in a string (named "test.kif"). */
 gdl_ctx *tu_load_text(gdl_status *st, unsigned flags, const char *text);
+/* The same, failing the test with the diagnostics unless all went well. */
+gdl_ctx *tu_text(const char *text, unsigned flags);
 
 /* Runs a shell command; returns its exit status and the output it wrote
  * (malloc'd, NUL-terminated; pass NULL to ignore). */

@@ -651,10 +651,12 @@ static void drop_aliases(gdl_ctx *ctx, ground_t *G)
 /* The rules of buffer b as a group of the network. */
 static void flush(gdl_ctx *ctx, ground_t *G, int b, int phase, int recursive)
 {
-  const uint32_t *x = G->buf[b], *end = x + G->nbuf[b];
+  const uint32_t *x, *end;
   group_t *g;
-  if (x == end)
+  if (G->nbuf[b] == 0)
     return;
+  x = G->buf[b];
+  end = x + G->nbuf[b];
   GROW(ctx, G->groups, G->groupcap, G->ngroups);
   g = &G->groups[G->ngroups++];
   g->phase = (uint8_t)phase;

@@ -269,73 +269,83 @@ static int successors(search_t *S, succ_fn each, void *arg)
 
 /* ---- breadth-first and depth-first ------------------------------------ */
 
+/* The children of one expanded state, stored once all are made, so that
+ * their table slots come from memory while the others are computed (and,
+ * in bfs, while the next state's are). */
 typedef struct {
   uint32_t parent;
-  uint32_t *stack;            /* dfs: ids to expand */
-  uint32_t nstack, stackcap;
-  int dfs;
-  /* the children of the state in hand, stored once all are made: their
-   * table slots are fetched from memory while the others are computed */
   gdl_term *facts, *moves;
   uint32_t nfacts, factcap, movecap;
   struct kid { uint32_t off, n, hash; } *kids;
   uint32_t nkids, kidcap;
+} kids_t;
+
+typedef struct {
+  uint32_t *stack;            /* dfs: ids to expand */
+  uint32_t nstack, stackcap;
+  int dfs;
+  kids_t set[2];              /* bfs: the last state's, the one before's */
+  int cur;
 } bfs_arg;
 
 static int bfs_each(search_t *S, void *arg)
 {
   bfs_arg *a = arg;
+  kids_t *c = &a->set[a->cur];
   struct kid *k;
   uint32_t n = S->child.n;
-  if (a->nkids >= a->kidcap || a->nfacts + n >= a->factcap ||
-      (a->nkids + 1) * S->k >= a->movecap) {
-    GROW(S->ctx, a->kids, a->kidcap, a->nkids);
-    GROW(S->ctx, a->facts, a->factcap, a->nfacts + n);
-    GROW(S->ctx, a->moves, a->movecap, (a->nkids + 1) * S->k);
+  if (c->nkids >= c->kidcap || c->nfacts + n >= c->factcap ||
+      (c->nkids + 1) * S->k >= c->movecap) {
+    GROW(S->ctx, c->kids, c->kidcap, c->nkids);
+    GROW(S->ctx, c->facts, c->factcap, c->nfacts + n);
+    GROW(S->ctx, c->moves, c->movecap, (c->nkids + 1) * S->k);
   }
-  k = &a->kids[a->nkids];
-  k->off = a->nfacts;
+  k = &c->kids[c->nkids];
+  k->off = c->nfacts;
   k->n = n;
   k->hash = state_hash32(S->child.facts, n);
-  COPY(a->facts + a->nfacts, S->child.facts, n * sizeof *a->facts);
-  COPY(a->moves + a->nkids * S->k, S->joint, S->k * sizeof *a->moves);
-  a->nfacts += n;
-  a->nkids++;
+  COPY(c->facts + c->nfacts, S->child.facts, n * sizeof *c->facts);
+  COPY(c->moves + c->nkids * S->k, S->joint, S->k * sizeof *c->moves);
+  c->nfacts += n;
+  c->nkids++;
   if (S->mask)
     __builtin_prefetch(&S->table[k->hash & S->mask]);
   return 0;
 }
 
-static void bfs_store_kids(search_t *S, bfs_arg *a)
+static void store_kids(search_t *S, bfs_arg *a, kids_t *c)
 {
   uint32_t i;
-  for (i = 0; S->mask && i < a->nkids; i++) {
-    uint32_t e = S->table[a->kids[i].hash & S->mask];
+  for (i = 0; S->mask && i < c->nkids; i++) {
+    uint32_t e = S->table[c->kids[i].hash & S->mask];
     if (e)                     /* the stored state it may be, in turn */
       __builtin_prefetch(&S->slot[e - 1]);
   }
-  for (i = 0; i < a->nkids; i++) {
-    const struct kid *k = &a->kids[i];
+  for (i = 0; i < c->nkids; i++) {
+    const struct kid *k = &c->kids[i];
     gdl_state s;
     int isnew;
     uint32_t id;
-    s.facts = a->facts + k->off;
+    s.facts = c->facts + k->off;
     s.n = s.cap = k->n;
-    id = store(S, &s, k->hash, a->parent, a->moves + i * S->k, &isnew);
+    id = store(S, &s, k->hash, c->parent, c->moves + i * S->k, &isnew);
     if (isnew && a->dfs) {
       GROW(S->ctx, a->stack, a->stackcap, a->nstack);
       a->stack[a->nstack++] = id;
     }
   }
-  a->nkids = a->nfacts = 0;
+  c->nkids = c->nfacts = 0;
 }
 
 static void bfs_free(search_t *S, bfs_arg *a)
 {
+  int i;
   ctx_free(S->ctx, a->stack);
-  ctx_free(S->ctx, a->facts);
-  ctx_free(S->ctx, a->moves);
-  ctx_free(S->ctx, a->kids);
+  for (i = 0; i < 2; i++) {
+    ctx_free(S->ctx, a->set[i].facts);
+    ctx_free(S->ctx, a->set[i].moves);
+    ctx_free(S->ctx, a->set[i].kids);
+  }
 }
 
 /* The state the search starts from: the initial one, or opts->start. */
@@ -370,6 +380,8 @@ static void search_bfs(search_t *S, int dfs)
         break;
       id = a.stack[--a.nstack];
     } else {
+      if (next >= S->nstates)           /* the last children first */
+        store_kids(S, &a, &a.set[!a.cur]);
       if (next >= S->nstates)
         break;
       id = next++;
@@ -386,6 +398,8 @@ static void search_bfs(search_t *S, int dfs)
       r->depth = depth ? depth - 1 : 0;
     }
     if (t == 1) {
+      if (!dfs)                /* as if stored when they were made */
+        store_kids(S, &a, &a.set[!a.cur]);
       r->status = GDL_SOLVED;
       r->goal = 100;
       plan_to(S, id);
@@ -396,9 +410,11 @@ static void search_bfs(search_t *S, int dfs)
     }
     if (t < 0)
       continue;
-    a.parent = id;
+    a.set[a.cur].parent = id;
     successors(S, bfs_each, &a);
-    bfs_store_kids(S, &a);
+    if (!dfs)                  /* bfs: this state's children wait a turn */
+      a.cur = !a.cur;
+    store_kids(S, &a, &a.set[a.cur]);
   }
   r->status = GDL_UNSOLVABLE;
   r->depth = dfs ? 0 : depth;

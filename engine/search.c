@@ -45,7 +45,10 @@ typedef struct {
   uint32_t *depth;            /* per state: moves from the start */
   gdl_term *moves;            /* per state: the k moves that reached it */
   uint32_t nstates, cap;
-  uint32_t *table;            /* hash set: state id + 1 */
+  uint32_t *table;            /* hash set: state id + 1 in the bits of the
+                                 mask, the hash's bits above them (so a
+                                 probe looks at a state only when they
+                                 match); 0 empty */
   uint32_t mask;
   /* scratch */
   gdl_state cur, child;
@@ -104,9 +107,10 @@ static void rehash(search_t *S)
     ctx_throw(S->ctx, GDL_ELIMIT, "more than 2^31 states");
   t = ctx_alloc(S->ctx, (size_t)cap * sizeof *t);
   for (i = 0; i < S->nstates; i++) {
-    for (j = S->slot[i].hash & (cap - 1); t[j]; j = (j + 1) & (cap - 1))
+    uint32_t h = S->slot[i].hash;
+    for (j = h & (cap - 1); t[j]; j = (j + 1) & (cap - 1))
       ;
-    t[j] = i + 1;
+    t[j] = (h & ~(cap - 1)) | (i + 1);   /* ids stay below cap / 2 */
   }
   ctx_free(S->ctx, S->table);
   S->table = t;
@@ -119,12 +123,13 @@ static uint32_t store(search_t *S, const gdl_state *s, uint32_t h,
                       uint32_t parent, const gdl_term *moves, int *isnew)
 {
   gdl_ctx *ctx = S->ctx;
-  uint32_t j, id;
+  uint32_t j, id, e;
   if (S->mask)
-    for (j = h & S->mask; S->table[j]; j = (j + 1) & S->mask)
-      if (same_state(S, S->table[j] - 1, s, h)) {
+    for (j = h & S->mask; (e = S->table[j]) != 0; j = (j + 1) & S->mask)
+      if ((e & ~S->mask) == (h & ~S->mask) &&
+          same_state(S, (e & S->mask) - 1, s, h)) {
         *isnew = 0;
-        return S->table[j] - 1;
+        return (e & S->mask) - 1;
       }
   if (S->o->max_states && S->nstates >= S->o->max_states)
     ctx_throw(ctx, GDL_ELIMIT, "state limit of %llu reached",
@@ -161,7 +166,7 @@ static uint32_t store(search_t *S, const gdl_state *s, uint32_t h,
   } else {
     for (j = h & S->mask; S->table[j]; j = (j + 1) & S->mask)
       ;
-    S->table[j] = id + 1;
+    S->table[j] = (h & ~S->mask) | (id + 1);
   }
   *isnew = 1;
   return id;
@@ -317,9 +322,14 @@ static void store_kids(search_t *S, bfs_arg *a, kids_t *c)
 {
   uint32_t i;
   for (i = 0; S->mask && i < c->nkids; i++) {
-    uint32_t e = S->table[c->kids[i].hash & S->mask];
-    if (e)                     /* the stored state it may be, in turn */
-      __builtin_prefetch(&S->slot[e - 1]);
+    /* the stored state it may be, in turn: the first whose hash bits in
+     * the table match */
+    uint32_t h = c->kids[i].hash, j = h & S->mask, e;
+    for (; (e = S->table[j]) != 0; j = (j + 1) & S->mask)
+      if ((e & ~S->mask) == (h & ~S->mask)) {
+        __builtin_prefetch(&S->slot[(e & S->mask) - 1]);
+        break;
+      }
   }
   for (i = 0; i < c->nkids; i++) {
     const struct kid *k = &c->kids[i];

@@ -131,8 +131,23 @@ struct ground {
   uint32_t **gheads, *ngheads;  /* per recursive group: its heads */
   uint8_t *dirty, *oldval;   /* per group; scratch per head */
   uint32_t *events, nevents, eventcap;  /* proposition * 2 + new value */
-  uint8_t *read;             /* per proposition: 1 a rule reads it, 2 it
-                                is a `next` or `legal` output (outof) */
+  /* rules of one move: a plain rule with one `does` input counts its other
+   * inputs only; when they all hold it is ready, on the list of its move,
+   * and fires while the move holds (as of the events handled: dval) */
+  uint32_t *dkcode;          /* per rule: 1 + the code of its one `does`
+                                input, or 0 */
+  uint32_t ndk;              /* rules of one move */
+  int dk_on;                 /* ... made (ground_search_mode) */
+  uint32_t *dkfan_lo, *dkfan;  /* per input code: rules of one move that
+                                  read it, the move aside */
+  uint32_t *ready_lo, *nready, *readyr;  /* per code of a move: its rules
+                                            that are ready */
+  uint32_t *rpos;            /* per rule of one move: its place there */
+  uint8_t *dval;             /* per proposition: its value as of the events
+                                handled */
+  uint8_t *read;             /* per proposition: 1 a rule reads it, 2
+                                rules of one move read it (dkfan, ready),
+                                8 it is a `next` or `legal` output */
   uint32_t *outof;           /* per proposition: 1 + its output slot */
   uint64_t *outbits;         /* per output slot: holds (once ready; the
                                 `next` ones too) */
@@ -191,6 +206,13 @@ static int cmp_u64(const void *a, const void *b)
 {
   uint64_t x = *(const uint64_t *)a, y = *(const uint64_t *)b;
   return x < y ? -1 : x > y;
+}
+
+/* Whether proposition p is a `does` atom. */
+static int is_does(const gdl_ctx *ctx, const ground_t *G, uint32_t p)
+{
+  const term_t *t = &ctx->terms[G->atom[p]];
+  return t->kind == T_FN && t->sym == S_DOES && t->arity == 2;
 }
 
 static uint32_t prop_of(gdl_ctx *ctx, ground_t *G, gdl_term atom, int phase)
@@ -1481,6 +1503,115 @@ static void bucket_group(gdl_ctx *ctx, ground_t *G, group_t *g)
  * of one of its heads changed: the groups come in evaluation order, the
  * lowest dirty one first, and its heads that changed are events again. */
 
+/* A move read by this many rules or more is followed with ready lists. */
+#define DK_READERS 8
+
+/* The readers of each proposition (fan, gfan), and with dk the rules of
+ * one move apart (dkfan, ready lists; see one_move_event), and the flags
+ * of each proposition (read).  Made again when the search asks for rules
+ * of one move and when it is done (ground_search_mode). */
+static void build_fans(gdl_ctx *ctx, ground_t *G, int dk)
+{
+  uint32_t g, r, i, p, n = G->nprops;
+  uint32_t *at, *dat, *gat;
+  ctx_free(ctx, G->fan_lo);
+  ctx_free(ctx, G->fan);
+  ctx_free(ctx, G->dkfan_lo);
+  ctx_free(ctx, G->dkfan);
+  ctx_free(ctx, G->ready_lo);
+  ctx_free(ctx, G->readyr);
+  ctx_free(ctx, G->gfan_lo);
+  ctx_free(ctx, G->gfan);
+  G->fan_lo = ctx_alloc(ctx, (2 * n + 2) * sizeof *G->fan_lo);
+  G->dkfan_lo = ctx_alloc(ctx, (2 * n + 2) * sizeof *G->dkfan_lo);
+  G->ready_lo = ctx_alloc(ctx, (2 * n + 2) * sizeof *G->ready_lo);
+  G->gfan_lo = ctx_alloc(ctx, (n + 2) * sizeof *G->gfan_lo);
+  memset(G->dkcode, 0, G->nrules * sizeof *G->dkcode);
+  G->ndk = 0;
+  /* a `does` read by few rules is counted like any input: the ready lists
+   * pay where a move is read by many rules that cannot fire (DK_READERS) */
+  memset(G->dval, 0, n);
+  if (dk) {
+    uint32_t *readers = ctx_alloc(ctx, (n + 1) * sizeof *readers);
+    for (i = 0; i < G->nin; i++)
+      readers[G->in[i] >> 1]++;
+    for (p = 0; p < n; p++)
+      G->dval[p] = is_does(ctx, G, p) && readers[p] >= DK_READERS;
+    ctx_free(ctx, readers);
+  }
+  /* count, then place: fan_lo[p + 1] counts first */
+  for (g = 0; g < G->ngroups; g++) {
+    const group_t *gr = &G->groups[g];
+    for (r = gr->lo; r < gr->hi; r++) {
+      uint32_t moves = 0, code = 0;
+      for (i = G->in_lo[r]; dk && !gr->recursive && i < G->in_lo[r + 1]; i++)
+        if (is_does(ctx, G, G->in[i] >> 1)) {
+          moves++;
+          code = G->in[i];
+        }
+      if (moves == 1 && G->dval[code >> 1]) {   /* dval: many readers */
+        G->dkcode[r] = code + 1;
+        G->ndk++;
+        G->ready_lo[code + 1]++;
+      }
+      for (i = G->in_lo[r]; i < G->in_lo[r + 1]; i++)
+        if (gr->recursive)
+          G->gfan_lo[(G->in[i] >> 1) + 1]++;
+        else if (!G->dkcode[r])
+          G->fan_lo[G->in[i] + 1]++;
+        else if (G->in[i] != code)
+          G->dkfan_lo[G->in[i] + 1]++;
+    }
+  }
+  for (p = 0; p < 2 * n; p++) {
+    G->fan_lo[p + 1] += G->fan_lo[p];
+    G->dkfan_lo[p + 1] += G->dkfan_lo[p];
+    G->ready_lo[p + 1] += G->ready_lo[p];
+  }
+  for (p = 0; p < n; p++)
+    G->gfan_lo[p + 1] += G->gfan_lo[p];
+  G->fan = ctx_alloc(ctx, (G->fan_lo[2 * n] + 1) * sizeof *G->fan);
+  G->dkfan = ctx_alloc(ctx, (G->dkfan_lo[2 * n] + 1) * sizeof *G->dkfan);
+  G->readyr = ctx_alloc(ctx, (G->ready_lo[2 * n] + 1) * sizeof *G->readyr);
+  G->gfan = ctx_alloc(ctx, (G->gfan_lo[n] + 1) * sizeof *G->gfan);
+  at = ctx_alloc(ctx, (2 * n + 1) * sizeof *at);
+  dat = ctx_alloc(ctx, (2 * n + 1) * sizeof *dat);
+  gat = ctx_alloc(ctx, (n + 1) * sizeof *gat);
+  COPY(at, G->fan_lo, 2 * n * sizeof *at);
+  COPY(dat, G->dkfan_lo, 2 * n * sizeof *dat);
+  COPY(gat, G->gfan_lo, n * sizeof *gat);
+  for (g = 0; g < G->ngroups; g++) {
+    const group_t *gr = &G->groups[g];
+    for (r = gr->lo; r < gr->hi; r++)
+      for (i = G->in_lo[r]; i < G->in_lo[r + 1]; i++) {
+        p = G->in[i] >> 1;
+        if (gr->recursive) {
+          if (gat[p] == G->gfan_lo[p] || G->gfan[gat[p] - 1] != g)
+            G->gfan[gat[p]++] = g;
+        } else if (!G->dkcode[r]) {
+          G->fan[at[G->in[i]]++] = r;
+        } else if (G->in[i] != G->dkcode[r] - 1) {
+          G->dkfan[dat[G->in[i]]++] = r;
+        }
+      }
+  }
+  /* a group counted once per proposition: close the gaps left by the
+   * duplicates skipped */
+  for (p = 0; p < n; p++)
+    for (i = gat[p]; i < G->gfan_lo[p + 1]; i++)
+      G->gfan[i] = UINT32_MAX;
+  ctx_free(ctx, at);
+  ctx_free(ctx, dat);
+  ctx_free(ctx, gat);
+  for (p = 0; p < n; p++) {
+    int d = G->dkfan_lo[2 * p] != G->dkfan_lo[2 * p + 2] ||
+            G->ready_lo[2 * p] != G->ready_lo[2 * p + 2];
+    G->read[p] = (uint8_t)((G->fan_lo[2 * p] != G->fan_lo[2 * p + 2] ||
+                            G->gfan_lo[p] != G->gfan_lo[p + 1] || d) |
+                           (d ? 2 : 0) | (G->outof[p] ? 8 : 0));
+  }
+}
+
 static void incr_build(gdl_ctx *ctx, ground_t *G)
 {
   uint32_t g, r, i, p, n = G->nprops;
@@ -1488,8 +1619,6 @@ static void incr_build(gdl_ctx *ctx, ground_t *G)
   if (!G->incr)
     return;
   G->recgroup = ctx_alloc(ctx, (n + 1) * sizeof *G->recgroup);
-  G->fan_lo = ctx_alloc(ctx, (2 * n + 2) * sizeof *G->fan_lo);
-  G->gfan_lo = ctx_alloc(ctx, (n + 2) * sizeof *G->gfan_lo);
   G->dirty = ctx_alloc(ctx, G->ngroups + 1);
   G->recg = ctx_alloc(ctx, (G->ngroups + 1) * sizeof *G->recg);
   G->gheads = ctx_alloc(ctx, (G->ngroups + 1) * sizeof *G->gheads);
@@ -1507,59 +1636,19 @@ static void incr_build(gdl_ctx *ctx, ground_t *G)
   }
   G->curbits = ctx_alloc(ctx, (G->ntslots / 64 + 1) * sizeof *G->curbits);
   G->newbits = ctx_alloc(ctx, (G->ntslots / 64 + 1) * sizeof *G->newbits);
-  /* count, then place: fan_lo[p + 1] counts first */
   for (g = 0; g < G->ngroups; g++) {
     const group_t *gr = &G->groups[g];
-    if (gr->recursive)
-      G->recg[G->nrecg++] = g;
+    if (!gr->recursive)
+      continue;
+    G->recg[G->nrecg++] = g;
     for (r = gr->lo; r < gr->hi; r++) {
-      if (gr->recursive) {
-        uint32_t h = G->head[r];
-        if (G->recgroup[h] && G->recgroup[h] != g + 1) {
-          G->incr = 0;         /* two recursive groups derive one atom */
-          return;
-        }
-        G->recgroup[h] = g + 1;
+      uint32_t h = G->head[r];
+      if (G->recgroup[h] && G->recgroup[h] != g + 1) {
+        G->incr = 0;           /* two recursive groups derive one atom */
+        return;
       }
-      for (i = G->in_lo[r]; i < G->in_lo[r + 1]; i++)
-        if (gr->recursive)
-          G->gfan_lo[(G->in[i] >> 1) + 1]++;
-        else
-          G->fan_lo[G->in[i] + 1]++;
+      G->recgroup[h] = g + 1;
     }
-  }
-  for (p = 0; p < 2 * n; p++)
-    G->fan_lo[p + 1] += G->fan_lo[p];
-  for (p = 0; p < n; p++)
-    G->gfan_lo[p + 1] += G->gfan_lo[p];
-  G->fan = ctx_alloc(ctx, (G->fan_lo[2 * n] + 1) * sizeof *G->fan);
-  G->gfan = ctx_alloc(ctx, (G->gfan_lo[n] + 1) * sizeof *G->gfan);
-  {
-    uint32_t *at = ctx_alloc(ctx, (2 * n + 1) * sizeof *at);
-    uint32_t *gat = ctx_alloc(ctx, (n + 1) * sizeof *gat);
-    COPY(at, G->fan_lo, 2 * n * sizeof *at);
-    COPY(gat, G->gfan_lo, n * sizeof *gat);
-    for (g = 0; g < G->ngroups; g++) {
-      const group_t *gr = &G->groups[g];
-      for (r = gr->lo; r < gr->hi; r++)
-        for (i = G->in_lo[r]; i < G->in_lo[r + 1]; i++) {
-          p = G->in[i] >> 1;
-          if (!gr->recursive)
-            G->fan[at[G->in[i]]++] = r;
-          else if (gat[p] == G->gfan_lo[p] || G->gfan[gat[p] - 1] != g)
-            G->gfan[gat[p]++] = g;
-        }
-    }
-    /* a group counted once per proposition: close the gaps left by the
-     * duplicates skipped */
-    for (p = 0; p < n; p++) {
-      uint32_t k = G->gfan_lo[p + 1] - gat[p];
-      if (k)
-        for (i = gat[p]; i < G->gfan_lo[p + 1]; i++)
-          G->gfan[i] = UINT32_MAX;
-    }
-    ctx_free(ctx, at);
-    ctx_free(ctx, gat);
   }
   for (i = 0; i < G->nrecg; i++) {
     const group_t *gr = &G->groups[G->recg[i]];
@@ -1575,10 +1664,6 @@ static void incr_build(gdl_ctx *ctx, ground_t *G)
     G->ngheads[G->recg[i]] = k;
   }
   G->oldval = ctx_alloc(ctx, G->nrules + 1);
-  G->read = ctx_alloc(ctx, n + 1);
-  for (p = 0; p < n; p++)
-    G->read[p] = G->fan_lo[2 * p] != G->fan_lo[2 * p + 2] ||
-                 G->gfan_lo[p] != G->gfan_lo[p + 1];
   /* output slots: next[], then each role's legal[] from a word on */
   G->outof = ctx_alloc(ctx, (n + 1) * sizeof *G->outof);
   G->legalslot = ctx_alloc(ctx, (ctx->nroles + 1) * sizeof *G->legalslot);
@@ -1589,22 +1674,57 @@ static void incr_build(gdl_ctx *ctx, ground_t *G)
   }
   G->outbits = ctx_alloc(ctx, (G->nslots / 64 + 1) * sizeof *G->outbits);
   for (i = 0; i < G->nnext; i++)
-    if (G->next[i].prop != G->always) {   /* `always` never changes */
+    if (G->next[i].prop != G->always)     /* `always` never changes */
       G->outof[G->next[i].prop] = i + 1;
-      G->read[G->next[i].prop] |= 2;
-    }
   for (i = 0; i < ctx->nroles; i++)
     for (p = 0; p < G->nlegal[i]; p++)
-      if (G->legal[i][p].prop != G->always) {
+      if (G->legal[i][p].prop != G->always)
         G->outof[G->legal[i][p].prop] = G->legalslot[i] + p + 1;
-        G->read[G->legal[i][p].prop] |= 2;
-      }
+  G->dkcode = ctx_alloc(ctx, (G->nrules + 1) * sizeof *G->dkcode);
+  G->nready = ctx_alloc(ctx, (2 * n + 2) * sizeof *G->nready);
+  G->rpos = ctx_alloc(ctx, (G->nrules + 1) * sizeof *G->rpos);
+  G->dval = ctx_alloc(ctx, n + 1);
+  G->read = ctx_alloc(ctx, n + 1);
+  build_fans(ctx, G, 0);
+}
+
+void ground_search_mode(gdl_ctx *ctx, int on)
+{
+  ground_t *G = ctx->ground;
+  if (!G || !G->incr || G->dk_on == on)
+    return;
+  /* the next state: a full pass, and counts anew; should making the fans
+   * run out of memory, the full passes go on (incr stays 0) */
+  G->ready = 0;
+  G->incr = 0;
+  build_fans(ctx, G, on);
+  G->dk_on = on;
+  G->incr = 1;
+}
+
+/* Whether rule r of one move has its move, as of the events handled. */
+#define DK_HOLDS(G, r) \
+  ((G)->dval[((G)->dkcode[r] - 1) >> 1] != (((G)->dkcode[r] - 1) & 1))
+
+static inline void ready_add(ground_t *G, uint32_t r)
+{
+  uint32_t c = G->dkcode[r] - 1, at = G->ready_lo[c] + G->nready[c]++;
+  G->readyr[at] = r;
+  G->rpos[r] = at;
+}
+
+static inline void ready_del(ground_t *G, uint32_t r)
+{
+  uint32_t c = G->dkcode[r] - 1, last = G->ready_lo[c] + --G->nready[c];
+  uint32_t moved = G->readyr[last];
+  G->readyr[G->rpos[r]] = moved;
+  G->rpos[moved] = G->rpos[r];
 }
 
 static inline void push_event(gdl_ctx *ctx, ground_t *G, uint32_t p, int v)
 {
   uint8_t f = G->read[p];
-  if (f & 2) {                 /* a `next` output: the next state's bit */
+  if (f & 8) {                 /* an output: its bit */
     uint32_t i = G->outof[p] - 1;
     if (v)
       G->outbits[i >> 6] |= (uint64_t)1 << (i & 63);
@@ -1644,7 +1764,47 @@ static inline void support_down(gdl_ctx *ctx, ground_t *G, uint32_t h)
   }
 }
 
-static void propagate(gdl_ctx *ctx, ground_t *G)
+/* Event p (now v) for the rules of one move: p among their other inputs
+ * (dkfan), or their move (ready lists).  Out of propagate's loop, which
+ * most events never need. */
+static inline void one_move_event(gdl_ctx *ctx, ground_t *G, uint32_t p,
+                                  uint32_t v)
+{
+  uint32_t now = p * 2 + !v, other = p * 2 + v, *cnt = G->cnt;
+  const uint32_t *head = G->head, *f, *fe;
+  G->dval[p] = (uint8_t)v;
+  /* p among their other inputs */
+  f = G->dkfan + G->dkfan_lo[now];
+  fe = G->dkfan + G->dkfan_lo[now + 1];
+  for (; f < fe; f++)
+    if (--cnt[*f] == 0) {
+      ready_add(G, *f);
+      if (DK_HOLDS(G, *f))
+        support_up(ctx, G, head[*f]);
+    }
+  f = G->dkfan + G->dkfan_lo[other];
+  fe = G->dkfan + G->dkfan_lo[other + 1];
+  for (; f < fe; f++)
+    if (cnt[*f]++ == 0) {
+      ready_del(G, *f);
+      if (DK_HOLDS(G, *f))
+        support_down(ctx, G, head[*f]);
+    }
+  /* p their move: the ready ones start or stop firing */
+  f = G->readyr + G->ready_lo[now];
+  fe = f + G->nready[now];
+  for (; f < fe; f++)
+    support_up(ctx, G, head[*f]);
+  f = G->readyr + G->ready_lo[other];
+  fe = f + G->nready[other];
+  for (; f < fe; f++)
+    support_down(ctx, G, head[*f]);
+}
+
+/* The events to the end, with (dk = 1) or without rules of one move: two
+ * copies, so that games without them pay nothing for them. */
+static inline __attribute__((always_inline)) void
+propagate_with(gdl_ctx *ctx, ground_t *G, const int dk)
 {
   uint32_t next_rec = 0, i;
   uint32_t *cnt = G->cnt;
@@ -1664,6 +1824,8 @@ static void propagate(gdl_ctx *ctx, ground_t *G)
       for (; f < fe; f++)
         if (cnt[*f]++ == 0)
           support_down(ctx, G, head[*f]);
+      if (dk && (G->read[p] & 2))   /* rules of one move read p */
+        one_move_event(ctx, G, p, v);
       if (G->nrecg)
         for (i = G->gfan_lo[p]; i < G->gfan_lo[p + 1]; i++)
           if (G->gfan[i] != UINT32_MAX)
@@ -1691,6 +1853,20 @@ static void propagate(gdl_ctx *ctx, ground_t *G)
       G->dirty[g] = 0;
     }
   }
+}
+
+static __attribute__((noinline)) void propagate_dk(gdl_ctx *ctx, ground_t *G)
+{
+  propagate_with(ctx, G, 1);
+}
+
+static void propagate(gdl_ctx *ctx, ground_t *G)
+{
+  if (G->ndk) {
+    propagate_dk(ctx, G);
+    return;
+  }
+  propagate_with(ctx, G, 0);
 }
 
 /* The proposition of an atom of k arguments, or UINT32_MAX when the
@@ -1732,17 +1908,21 @@ static void incr_init(ground_t *G, uint32_t roles)
 {
   uint32_t g, r, i;
   memset(G->support, 0, G->nprops * sizeof *G->support);
+  memset(G->nready, 0, 2 * (size_t)G->nprops * sizeof *G->nready);
+  COPY(G->dval, G->val, G->nprops);
   G->ndoes = 0;
   for (g = 0; g < G->ngroups; g++) {
     const group_t *gr = &G->groups[g];
     if (gr->recursive)
       continue;
     for (r = gr->lo; r < gr->hi; r++) {
-      uint32_t c = 0;
+      uint32_t c = 0, dk = G->dkcode[r];
       for (i = G->in_lo[r]; i < G->in_lo[r + 1]; i++)
-        c += G->val[G->in[i] >> 1] == (G->in[i] & 1);
+        c += G->val[G->in[i] >> 1] == (G->in[i] & 1) && G->in[i] + 1 != dk;
       G->cnt[r] = c;
-      if (c == 0)
+      if (dk && c == 0)
+        ready_add(G, r);
+      if (c == 0 && (!dk || DK_HOLDS(G, r)))
         G->support[G->head[r]]++;
     }
   }

@@ -274,6 +274,10 @@ void ground_emit(gdl_ctx *ctx, const rule_t *r);
  * it would be too large (the interpreter is then used). */
 gdl_status ground_build(gdl_ctx *ctx);
 void ground_set_state(gdl_ctx *ctx, const gdl_state *s);
+/* A search expands each state by every joint move: the grounded engine
+ * then follows moves read by many rules with lists of the rules ready to
+ * fire (on = 1), which playouts, one move a state, do not pay for (0). */
+void ground_search_mode(gdl_ctx *ctx, int on);
 /* The legal moves of role, sorted, in a buffer of the network's. */
 void ground_legal(gdl_ctx *ctx, size_t role, const gdl_term **moves,
                   uint32_t *n);

@@ -737,6 +737,17 @@ static void finish(search_t *S)
 /* Runs the search with a jump target, so that a limit, an interrupt or
  * exhausted memory ends it with the counts so far.  S lives in the
  * caller's frame, so its fields are intact after the jump. */
+/* The grounded engine back to playout mode (ground_search_mode), even
+ * after a search stopped by a throw. */
+static void search_mode_off(gdl_ctx *ctx)
+{
+  jmp_buf jb, *old = ctx->jmp;
+  ctx->jmp = &jb;
+  if (!setjmp(jb))
+    ground_search_mode(ctx, 0);
+  ctx->jmp = old;
+}
+
 static gdl_status run_protected(search_t *S)
 {
   gdl_ctx *ctx = S->ctx;
@@ -745,6 +756,7 @@ static gdl_status run_protected(search_t *S)
   ctx->jmp = &jb;
   if (setjmp(jb)) {
     ctx->jmp = old;
+    search_mode_off(ctx);
     bytes_per_state(S);
     release(S);
     if (ctx->thrown != GDL_ELIMIT)
@@ -758,6 +770,8 @@ static gdl_status run_protected(search_t *S)
     return GDL_OK;
   }
   S->joint = ctx_alloc(ctx, (S->k + 1) * sizeof *S->joint);
+  if (GROUND(ctx))             /* every move of each state: ready lists */
+    ground_search_mode(ctx, 1);
   if (S->o->algorithm == GDL_IDDFS)
     search_iddfs(S);
   else
@@ -765,6 +779,7 @@ static gdl_status run_protected(search_t *S)
   finish(S);
   release(S);
   ctx->jmp = old;
+  search_mode_off(ctx);
   return GDL_OK;
 }
 

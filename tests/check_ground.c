@@ -233,6 +233,51 @@ START_TEST(test_same_answers)
 }
 END_TEST
 
+/* ---- search ------------------------------------------------------------- */
+
+/* A search follows moves read by many rules with ready lists (the 8-puzzle's
+ * slides: each read by 18 rules); playouts do not.  Each algorithm must
+ * find the same plan, expanding and storing the same states, with the
+ * grounded engine as with the interpreter. */
+static const char *const searched[] = {
+  "puzzles/eight-puzzle-31.kif", "puzzles/dogbunny-2022-12-24.kif",
+  "puzzles/hanoi5.kif", "puzzles/lights-out-3x3.kif",
+};
+
+START_TEST(test_search_same)
+{
+  static const gdl_algorithm alg[] = { GDL_BFS, GDL_DFS, GDL_IDDFS };
+  gdl_status st;
+  gdl_ctx *ctx = tu_load(&st, 0, searched[_i], NULL);
+  size_t a;
+  ck_assert_int_eq(st, GDL_OK);
+  for (a = 0; a < 3; a++) {
+    gdl_solve_opts o;
+    gdl_solve_result g, in;
+    size_t glen;
+    gdl_term *gplan;
+    memset(&o, 0, sizeof o);
+    o.algorithm = alg[a];
+    o.max_states = 200000;
+    ck_assert_int_eq(gdl_use_engine(ctx, GDL_ENGINE_GROUND), GDL_OK);
+    ck_assert_int_eq(gdl_solve(ctx, &o, &g), GDL_OK);
+    glen = g.length;
+    gplan = malloc((glen + 1) * sizeof *gplan);
+    memcpy(gplan, g.plan, glen * sizeof *gplan);   /* until the next solve */
+    ck_assert_int_eq(gdl_use_engine(ctx, GDL_ENGINE_INTERP), GDL_OK);
+    ck_assert_int_eq(gdl_solve(ctx, &o, &in), GDL_OK);
+    ck_assert_int_eq(g.status, in.status);
+    ck_assert_uint_eq(glen, in.length);
+    ck_assert(memcmp(gplan, in.plan, glen * sizeof *gplan) == 0);
+    ck_assert_uint_eq(g.expanded, in.expanded);
+    ck_assert_uint_eq(g.generated, in.generated);
+    ck_assert_uint_eq(g.stored, in.stored);
+    free(gplan);
+  }
+  gdl_free(ctx);
+}
+END_TEST
+
 /* ---- the corpus games each step is for ------------------------------------ */
 
 static const struct {
@@ -269,6 +314,8 @@ Suite *ground_suite(void)
                       (int)(sizeof games / sizeof games[0]));
   tcase_add_loop_test(tc, test_network_sizes, 0,
                       (int)(sizeof sizes / sizeof sizes[0]));
+  tcase_add_loop_test(tc, test_search_same, 0,
+                      (int)(sizeof searched / sizeof searched[0]));
   suite_add_tcase(s, tc);
   return s;
 }

@@ -1764,9 +1764,13 @@ static inline void support_down(gdl_ctx *ctx, ground_t *G, uint32_t h)
   }
 }
 
-/* Event p (now v) for the rules of one move: p among their other inputs
- * (dkfan), or their move (ready lists).  Out of propagate's loop, which
- * most events never need. */
+/* Event p (now v) for the rules of one move (in a search, see
+ * ground_search_mode): p among their other inputs (dkfan), or their move
+ * (ready lists).  A rule of one move counts its other inputs only; when
+ * they all hold it is ready, and it fires while its move holds, as of the
+ * events handled (dval: a move changed, whose event waits, does not count
+ * yet).  So a change of move visits the rules that can fire, not all the
+ * rules that read the move. */
 static inline void one_move_event(gdl_ctx *ctx, ground_t *G, uint32_t p,
                                   uint32_t v)
 {
@@ -1801,8 +1805,7 @@ static inline void one_move_event(gdl_ctx *ctx, ground_t *G, uint32_t p,
     support_down(ctx, G, head[*f]);
 }
 
-/* The events to the end, with (dk = 1) or without rules of one move: two
- * copies, so that games without them pay nothing for them. */
+/* The events to the end, with (dk = 1) or without rules of one move. */
 static inline __attribute__((always_inline)) void
 propagate_with(gdl_ctx *ctx, ground_t *G, const int dk)
 {
@@ -1855,6 +1858,8 @@ propagate_with(gdl_ctx *ctx, ground_t *G, const int dk)
   }
 }
 
+/* Two copies of the loop: playouts, without rules of one move, run the
+ * plain one; the other is out of its way. */
 static __attribute__((noinline)) void propagate_dk(gdl_ctx *ctx, ground_t *G)
 {
   propagate_with(ctx, G, 1);
@@ -1862,11 +1867,10 @@ static __attribute__((noinline)) void propagate_dk(gdl_ctx *ctx, ground_t *G)
 
 static void propagate(gdl_ctx *ctx, ground_t *G)
 {
-  if (G->ndk) {
+  if (G->ndk)
     propagate_dk(ctx, G);
-    return;
-  }
-  propagate_with(ctx, G, 0);
+  else
+    propagate_with(ctx, G, 0);
 }
 
 /* The proposition of an atom of k arguments, or UINT32_MAX when the

@@ -263,12 +263,13 @@ START_TEST(test_search_same)
     ck_assert_int_eq(gdl_solve(ctx, &o, &g), GDL_OK);
     glen = g.length;
     gplan = malloc((glen + 1) * sizeof *gplan);
-    memcpy(gplan, g.plan, glen * sizeof *gplan);   /* until the next solve */
+    if (glen)                  /* the plan lasts until the next solve */
+      memcpy(gplan, g.plan, glen * sizeof *gplan);
     ck_assert_int_eq(gdl_use_engine(ctx, GDL_ENGINE_INTERP), GDL_OK);
     ck_assert_int_eq(gdl_solve(ctx, &o, &in), GDL_OK);
     ck_assert_int_eq(g.status, in.status);
     ck_assert_uint_eq(glen, in.length);
-    ck_assert(memcmp(gplan, in.plan, glen * sizeof *gplan) == 0);
+    ck_assert(glen == 0 || memcmp(gplan, in.plan, glen * sizeof *gplan) == 0);
     ck_assert_uint_eq(g.expanded, in.expanded);
     ck_assert_uint_eq(g.generated, in.generated);
     ck_assert_uint_eq(g.stored, in.stored);

@@ -1514,6 +1514,7 @@ static void build_fans(gdl_ctx *ctx, ground_t *G, int dk)
 {
   uint32_t g, r, i, p, n = G->nprops;
   uint32_t *at, *dat, *gat;
+  uint8_t *many;               /* per proposition: a move many rules read */
   ctx_free(ctx, G->fan_lo);
   ctx_free(ctx, G->fan);
   ctx_free(ctx, G->dkfan_lo);
@@ -1530,13 +1531,13 @@ static void build_fans(gdl_ctx *ctx, ground_t *G, int dk)
   G->ndk = 0;
   /* a `does` read by few rules is counted like any input: the ready lists
    * pay where a move is read by many rules that cannot fire (DK_READERS) */
-  memset(G->dval, 0, n);
+  many = ctx_alloc(ctx, n + 1);
   if (dk) {
     uint32_t *readers = ctx_alloc(ctx, (n + 1) * sizeof *readers);
     for (i = 0; i < G->nin; i++)
       readers[G->in[i] >> 1]++;
     for (p = 0; p < n; p++)
-      G->dval[p] = is_does(ctx, G, p) && readers[p] >= DK_READERS;
+      many[p] = is_does(ctx, G, p) && readers[p] >= DK_READERS;
     ctx_free(ctx, readers);
   }
   /* count, then place: fan_lo[p + 1] counts first */
@@ -1549,7 +1550,7 @@ static void build_fans(gdl_ctx *ctx, ground_t *G, int dk)
           moves++;
           code = G->in[i];
         }
-      if (moves == 1 && G->dval[code >> 1]) {   /* dval: many readers */
+      if (moves == 1 && many[code >> 1]) {
         G->dkcode[r] = code + 1;
         G->ndk++;
         G->ready_lo[code + 1]++;
@@ -1603,6 +1604,7 @@ static void build_fans(gdl_ctx *ctx, ground_t *G, int dk)
   ctx_free(ctx, at);
   ctx_free(ctx, dat);
   ctx_free(ctx, gat);
+  ctx_free(ctx, many);
   for (p = 0; p < n; p++) {
     int d = G->dkfan_lo[2 * p] != G->dkfan_lo[2 * p + 2] ||
             G->ready_lo[2 * p] != G->ready_lo[2 * p + 2];

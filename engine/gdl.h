@@ -261,7 +261,8 @@ typedef struct {
  * bfs and iddfs give a shortest plan.  Returns GDL_OK with res->status set
  * (a limit or an interrupt gives GDL_SOLVED/GDL_UNSOLVABLE/GDL_LIMIT in
  * res->status and the counts so far), or an error status for bad use.
- * res->plan lives in the context until the next gdl_solve(). */
+ * res->plan lives in the context until the next gdl_solve().  Afterwards
+ * the context has no current state: set one with gdl_set_state(). */
 gdl_status gdl_solve(gdl_ctx *ctx, const gdl_solve_opts *opts,
                      gdl_solve_result *res);
 

@@ -154,9 +154,15 @@ struct ground {
   uint32_t *legalslot;       /* per role: its first slot, legal[r][0] */
   uint32_t nslots;           /* next[i] has slot i; each role's begin on
                                 a word */
-  uint32_t *tslot;           /* per `true` proposition: 1 + its bit */
-  uint32_t *tprop, ntslots;  /* per bit: its `true` proposition */
-  uint64_t *curbits, *newbits;   /* per bit: holds now; scratch */
+  /* fluent slots: slot i < nnext is the fluent of next[i], so that a
+   * next state is read off outbits as it is (see "states as bits"); the
+   * fluents no rule derives, whose `true` a rule reads, come after */
+  uint32_t *tslot;           /* per `true` proposition: 1 + its slot */
+  uint32_t *tprop, ntslots;  /* per slot: its `true` proposition, or
+                                UINT32_MAX where no rule reads it */
+  uint64_t *tmask;           /* per slot: has a `true` proposition */
+  int bits_ok;               /* every slot has a fluent of its own */
+  uint64_t *curbits, *newbits;   /* per slot: holds now; scratch */
   /* per fluent term: 2 + its `true` proposition, 1 none, 0 not looked
    * up yet; per role and move term the same for `does` */
   uint32_t *trueof, trueofcap;
@@ -166,6 +172,7 @@ struct ground {
 
 static void bucket_group(gdl_ctx *ctx, ground_t *G, group_t *g);
 static void incr_build(gdl_ctx *ctx, ground_t *G);
+static uint32_t true_prop(gdl_ctx *ctx, ground_t *G, gdl_term f);
 
 /* The byte of term t in (*m)[], grown (zeroed) to the terms there are. */
 static uint8_t *term_byte(gdl_ctx *ctx, uint8_t **m, uint32_t *cap,
@@ -1628,16 +1635,31 @@ static void incr_build(gdl_ctx *ctx, ground_t *G)
   G->cnt = ctx_alloc(ctx, (G->nrules + 1) * sizeof *G->cnt);
   G->support = ctx_alloc(ctx, (n + 1) * sizeof *G->support);
   G->tslot = ctx_alloc(ctx, (n + 1) * sizeof *G->tslot);
-  G->tprop = ctx_alloc(ctx, (n + 1) * sizeof *G->tprop);
+  G->tprop = ctx_alloc(ctx, (G->nnext + n + 1) * sizeof *G->tprop);
+  G->bits_ok = 1;
+  for (i = 0; i < G->nnext; i++) {     /* the slots of next[] first */
+    p = true_prop(ctx, G, G->next[i].term);
+    G->tprop[i] = p;
+    if (p != UINT32_MAX)
+      G->tslot[p] = i + 1;
+    if (i > 0 && G->next[i].term == G->next[i - 1].term)
+      G->bits_ok = 0;          /* one fluent, two slots */
+  }
+  G->ntslots = G->nnext;
   for (p = 0; p < n; p++) {
     const term_t *t = &ctx->terms[G->atom[p]];
-    if (t->kind == T_FN && t->sym == S_TRUE && t->arity == 1) {
+    if (t->kind == T_FN && t->sym == S_TRUE && t->arity == 1 &&
+        !G->tslot[p]) {
       G->tprop[G->ntslots] = p;
       G->tslot[p] = ++G->ntslots;
     }
   }
   G->curbits = ctx_alloc(ctx, (G->ntslots / 64 + 1) * sizeof *G->curbits);
   G->newbits = ctx_alloc(ctx, (G->ntslots / 64 + 1) * sizeof *G->newbits);
+  G->tmask = ctx_alloc(ctx, (G->ntslots / 64 + 1) * sizeof *G->tmask);
+  for (i = 0; i < G->ntslots; i++)
+    if (G->tprop[i] != UINT32_MAX)
+      G->tmask[i >> 6] |= (uint64_t)1 << (i & 63);
   for (g = 0; g < G->ngroups; g++) {
     const group_t *gr = &G->groups[g];
     if (!gr->recursive)
@@ -1946,34 +1968,40 @@ static void incr_init(ground_t *G, uint32_t roles)
   G->ready = 1;
 }
 
+/* The state whose slots are G->newbits, once the network is ready: the
+ * slots that differ from the current ones are the events. */
+static void apply_bits(gdl_ctx *ctx, ground_t *G)
+{
+  uint64_t *nb = G->newbits, *cb = G->curbits;
+  uint32_t i, words = G->ntslots / 64 + 1;
+  for (i = 0; i < words; i++) {
+    uint64_t x = nb[i] ^ cb[i];
+    while (x) {
+      uint32_t b = (uint32_t)__builtin_ctzll(x), p = G->tprop[i * 64 + b];
+      int v = (int)((nb[i] >> b) & 1);
+      G->val[p] = (uint8_t)v;
+      push_event(ctx, G, p, v);
+      x &= x - 1;
+    }
+  }
+  G->curbits = nb;
+  G->newbits = cb;
+  propagate(ctx, G);
+}
+
 void ground_set_state(gdl_ctx *ctx, const gdl_state *s)
 {
   ground_t *G = ctx->ground;
   uint32_t i, p, words = G->ntslots / 64 + 1;
   if (G->ready) {
-    /* the new state as bits; those that differ from the current ones are
-     * the events */
-    uint64_t *nb = G->newbits, *cb = G->curbits;
+    uint64_t *nb = G->newbits;
     memset(nb, 0, words * sizeof *nb);
     for (i = 0; i < s->n; i++)
       if ((p = true_prop(ctx, G, s->facts[i])) != UINT32_MAX) {
         uint32_t b = G->tslot[p] - 1;
         nb[b >> 6] |= (uint64_t)1 << (b & 63);
       }
-    for (i = 0; i < words; i++) {
-      uint64_t x = nb[i] ^ cb[i];
-      while (x) {
-        uint32_t b = (uint32_t)__builtin_ctzll(x);
-        int v = (int)((nb[i] >> b) & 1);
-        p = G->tprop[i * 64 + b];
-        G->val[p] = (uint8_t)v;
-        push_event(ctx, G, p, v);
-        x &= x - 1;
-      }
-    }
-    G->curbits = nb;
-    G->newbits = cb;
-    propagate(ctx, G);
+    apply_bits(ctx, G);
     return;
   }
   memset(G->val, 0, G->nprops);
@@ -2060,10 +2088,10 @@ int ground_is_legal(gdl_ctx *ctx, size_t role, gdl_term move)
   return 0;
 }
 
-void ground_next(gdl_ctx *ctx, const gdl_term *moves, gdl_state *out)
+/* The joint move `moves` played in the current state: the move phase. */
+static void play(gdl_ctx *ctx, ground_t *G, const gdl_term *moves)
 {
-  ground_t *G = ctx->ground;
-  uint32_t i, j, r, k = 0, nd = 0, does[64];
+  uint32_t i, j, r, nd = 0, does[64];
   if (!G->ready) {
     if (G->mset_ok)
       for (i = 0; i < G->nmset; i++)
@@ -2114,6 +2142,13 @@ void ground_next(gdl_ctx *ctx, const gdl_term *moves, gdl_state *out)
       }
     run(G, P_MOVE, does, nd);
   }
+}
+
+void ground_next(gdl_ctx *ctx, const gdl_term *moves, gdl_state *out)
+{
+  ground_t *G = ctx->ground;
+  uint32_t i, k = 0;
+  play(ctx, G, moves);
   if (out->cap < G->nnext + 1 || !out->facts) {
     out->facts = ctx_realloc(ctx, out->facts,
                              (G->nnext + 1) * sizeof *out->facts);
@@ -2134,6 +2169,94 @@ void ground_next(gdl_ctx *ctx, const gdl_term *moves, gdl_state *out)
         out->facts[k++] = G->next[i].term;
   }
   out->n = k;
+}
+
+/* ---- states as bits, for a search -------------------------------------
+ *
+ * A search stores every state it meets and compares them whole, so with
+ * this engine it keeps a state as the bits of its fluent slots, in 32-bit
+ * words (the store holds them like fact ids).  Slot i < nnext is the
+ * fluent of next[i], so a next state is the output bits as they are, and
+ * setting a stored state is an XOR with the current one: no fluent is
+ * looked up in either direction. */
+
+/* 32-bit words a state takes, or 0 when states cannot be bits here. */
+uint32_t ground_state_words(gdl_ctx *ctx)
+{
+  const ground_t *G = ctx->ground;
+  if (!G || !G->incr || !G->bits_ok)
+    return 0;
+  return 2 * ((G->ntslots + 63) / 64);
+}
+
+/* State s as bits (ground_state_words() words); 0 when one of its facts
+ * has no slot. */
+int ground_state_bits(gdl_ctx *ctx, const gdl_state *s, uint32_t *w)
+{
+  ground_t *G = ctx->ground;
+  uint32_t i, n = ground_state_words(ctx);
+  memset(w, 0, n * sizeof *w);
+  for (i = 0; i < s->n; i++) {
+    uint32_t p = true_prop(ctx, G, s->facts[i]), b;
+    if (p != UINT32_MAX) {
+      b = G->tslot[p] - 1;
+    } else {                   /* no rule reads it: its next[] slot */
+      uint32_t a = 0, z = G->nnext;
+      while (a < z) {
+        uint32_t m = (a + z) / 2;
+        if (G->next[m].term < s->facts[i])
+          a = m + 1;
+        else
+          z = m;
+      }
+      if (a == G->nnext || G->next[a].term != s->facts[i])
+        return 0;
+      b = a;
+    }
+    w[b >> 5] |= (uint32_t)1 << (b & 31);
+  }
+  return 1;
+}
+
+/* Sets the current state to the one of bits w. */
+void ground_set_bits(gdl_ctx *ctx, const uint32_t *w)
+{
+  ground_t *G = ctx->ground;
+  uint32_t i, n = ground_state_words(ctx) / 2;
+  if (!G->ready) {             /* a full pass, from the facts */
+    gdl_state s;
+    s.facts = ctx_alloc(ctx, (G->ntslots + 1) * sizeof *s.facts);
+    s.n = 0;
+    for (i = 0; i < G->ntslots; i++)
+      if ((w[i >> 5] >> (i & 31)) & 1)
+        s.facts[s.n++] = i < G->nnext
+                             ? G->next[i].term
+                             : TARG(ctx, G->atom[G->tprop[i]], 0);
+    ground_set_state(ctx, &s);
+    ctx_free(ctx, s.facts);
+    return;
+  }
+  for (i = 0; i < n; i++)
+    G->newbits[i] = ((uint64_t)w[2 * i] | (uint64_t)w[2 * i + 1] << 32) &
+                    G->tmask[i];
+  for (; i < G->ntslots / 64 + 1; i++)
+    G->newbits[i] = 0;
+  apply_bits(ctx, G);
+}
+
+/* The next state after the joint move `moves`, as bits.  States are bits
+ * only where the network is incremental, and the first one set made it
+ * ready, so the output bits are kept up to date. */
+void ground_next_bits(gdl_ctx *ctx, const gdl_term *moves, uint32_t *w)
+{
+  ground_t *G = ctx->ground;
+  uint32_t i, n = ground_state_words(ctx) / 2, nw = (G->nnext + 63) / 64;
+  play(ctx, G, moves);
+  for (i = 0; i < n; i++) {
+    uint64_t x = i < nw ? G->outbits[i] : 0;
+    w[2 * i] = (uint32_t)x;
+    w[2 * i + 1] = (uint32_t)(x >> 32);
+  }
 }
 
 /* ---- public ----------------------------------------------------------- */

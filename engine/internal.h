@@ -286,6 +286,11 @@ void ground_goals(gdl_ctx *ctx, size_t role, gdl_term **buf, uint32_t *cap,
                   uint32_t *n);
 int ground_is_legal(gdl_ctx *ctx, size_t role, gdl_term move);
 void ground_next(gdl_ctx *ctx, const gdl_term *moves, gdl_state *out);
+/* States as bits over the fluent slots, for a search (see ground.c). */
+uint32_t ground_state_words(gdl_ctx *ctx);
+int ground_state_bits(gdl_ctx *ctx, const gdl_state *s, uint32_t *w);
+void ground_set_bits(gdl_ctx *ctx, const uint32_t *w);
+void ground_next_bits(gdl_ctx *ctx, const gdl_term *moves, uint32_t *w);
 
 /* ---- loading (load.c) ------------------------------------------------- */
 

@@ -4,7 +4,10 @@
  *
  * States are stored once in a store: their facts (term ids) in one pool,
  * and per state its parent and the joint move that reached it, so a plan is
- * read back by following parents.  Breadth-first search visits the states
+ * read back by following parents.  With the grounded engine a state is
+ * its bits over the fluent slots instead (ground_state_words, in ground.c),
+ * in as many 32-bit words, stored and compared the same way: the engine
+ * sets them and makes them without looking a fact up.  Breadth-first search visits the states
  * in the order they were stored, which is the queue; depth-first search
  * keeps a stack of state ids.  A state is tested (terminal, goal 100) when
  * it is taken up for expansion, and terminal states are never expanded.
@@ -33,6 +36,8 @@ typedef struct {
   const gdl_solve_opts *o;
   gdl_solve_result *res;
   uint32_t k;                 /* roles */
+  uint32_t words;             /* a state is its bits in this many words
+                                 (the grounded engine), or 0: its facts */
   double t0, next_report;
   /* the store */
   gdl_term *pool;             /* facts of all states */
@@ -215,15 +220,28 @@ static void bytes_per_state(search_t *S)
 
 /* ---- successors ------------------------------------------------------- */
 
+/* Sets the current state to stored state s. */
+static void set_state(search_t *S, const gdl_state *s)
+{
+  gdl_ctx *ctx = S->ctx;
+  gdl_status st;
+  if (S->words) {
+    ground_set_bits(ctx, s->facts);
+    ctx->have_state = 1;      /* for gdl_terminal and gdl_goal */
+    ctx->db_state = 0;
+    return;
+  }
+  if ((st = gdl_set_state(ctx, s)) != GDL_OK)
+    ctx_throw(ctx, st, "%s", ctx->errmsg);
+}
+
 /* Sets the current state to `s` and tests it.  Returns 1 when it is a
  * solution, -1 when terminal (not to be expanded), 0 otherwise. */
 static int test_state(search_t *S, const gdl_state *s, uint32_t id)
 {
   gdl_ctx *ctx = S->ctx;
-  gdl_status st = gdl_set_state(ctx, s);
   long g;
-  if (st != GDL_OK)
-    ctx_throw(ctx, st, "%s", ctx->errmsg);
+  set_state(S, s);
   if (!gdl_terminal(ctx))
     return 0;
   g = gdl_goal(ctx, 0);
@@ -246,8 +264,13 @@ static int successors(search_t *S, succ_fn each, void *arg)
   uint32_t k = S->k;
   gdl_status st;
   for (r = 0; r < k; r++) {
-    if ((st = gdl_legal(ctx, r, &mv[r], &nm[r])) != GDL_OK)
+    if (S->words) {
+      uint32_t n;
+      ground_legal(ctx, r, &mv[r], &n);
+      nm[r] = n;
+    } else if ((st = gdl_legal(ctx, r, &mv[r], &nm[r])) != GDL_OK) {
       ctx_throw(ctx, st, "%s", ctx->errmsg);
+    }
     if (nm[r] == 0)
       return 0;
     pick[r] = 0;
@@ -256,7 +279,9 @@ static int successors(search_t *S, succ_fn each, void *arg)
   for (;;) {
     for (r = 0; r < k; r++)
       S->joint[r] = mv[r][pick[r]];
-    if ((st = gdl_next(ctx, S->joint, &S->child)) != GDL_OK)
+    if (S->words)
+      ground_next_bits(ctx, S->joint, S->child.facts);
+    else if ((st = gdl_next(ctx, S->joint, &S->child)) != GDL_OK)
       ctx_throw(ctx, st, "%s", ctx->errmsg);
     S->res->generated++;
     if (each(S, arg))
@@ -358,13 +383,30 @@ static void bfs_free(search_t *S, bfs_arg *a)
   }
 }
 
-/* The state the search starts from: the initial one, or opts->start. */
+/* The state the search starts from: the initial one, or opts->start;
+ * with the grounded engine as bits, unless a fact of it has no slot (then
+ * every state is kept as its facts). */
 static void start_state(search_t *S)
 {
+  gdl_ctx *ctx = S->ctx;
+  uint32_t w = GROUND(ctx) ? ground_state_words(ctx) : 0;
   if (S->o->start)
-    gdl_state_copy(S->ctx, &S->cur, S->o->start);
+    gdl_state_copy(ctx, &S->cur, S->o->start);
   else
-    gdl_initial(S->ctx, &S->cur);
+    gdl_initial(ctx, &S->cur);
+  if (w) {
+    gdl_state b;
+    b.facts = ctx_alloc(ctx, (w + 1) * sizeof *b.facts);
+    b.n = b.cap = w;
+    if (ground_state_bits(ctx, &S->cur, b.facts)) {
+      S->words = w;
+      gdl_state_copy(ctx, &S->cur, &b);
+      S->child.facts = ctx_realloc(ctx, S->child.facts,
+                                   (w + 1) * sizeof *S->child.facts);
+      S->child.n = S->child.cap = w;
+    }
+    ctx_free(ctx, b.facts);
+  }
 }
 
 static void search_bfs(search_t *S, int dfs)
@@ -631,9 +673,7 @@ static int dls(search_t *S, iddfs_t *I, unsigned left)
   uint32_t L = I->len - 1, i;
   gdl_state *s = &I->path[L];
   kid_arg a;
-  gdl_status st = gdl_set_state(ctx, s);
-  if (st != GDL_OK)
-    ctx_throw(ctx, st, "%s", ctx->errmsg);
+  set_state(S, s);
   if (gdl_terminal(ctx)) {
     long g = gdl_goal(ctx, 0);
     keep_best(S, I, g);
@@ -724,6 +764,7 @@ static void release(search_t *S)
   ctx_free(ctx, S->joint);
   gdl_state_release(ctx, &S->cur);
   gdl_state_release(ctx, &S->child);
+  ctx->have_state = 0;        /* the network's is some state searched */
 }
 
 static void finish(search_t *S)

@@ -42,7 +42,9 @@ typedef struct {
   /* the store */
   gdl_term *pool;             /* facts of all states */
   uint64_t npool, poolcap;
-  struct slot {               /* per state, what a lookup reads (one line) */
+  struct slot {               /* per state, what a lookup reads (one line);
+                                 none where states are bits, all of one
+                                 size: state id is at pool + id * words */
     uint64_t off;             /* offset in pool */
     uint32_t nfacts, hash;
   } *slot;
@@ -96,10 +98,27 @@ static void report(search_t *S, unsigned depth, int force)
 
 /* ---- the store -------------------------------------------------------- */
 
+/* The facts (or bits) of stored state id. */
+static const gdl_term *stored(const search_t *S, uint32_t id, uint32_t *n)
+{
+  if (S->words) {
+    *n = S->words;
+    return S->pool + (size_t)id * S->words;
+  }
+  *n = S->slot[id].nfacts;
+  return S->pool + S->slot[id].off;
+}
+
+/* Whether stored state id is s (its hash h; the table's bits of the hash
+ * matched). */
 static int same_state(const search_t *S, uint32_t id, const gdl_state *s,
                       uint32_t h)
 {
-  const struct slot *x = &S->slot[id];
+  const struct slot *x;
+  if (S->words)
+    return memcmp(S->pool + (size_t)id * S->words, s->facts,
+                  S->words * sizeof *s->facts) == 0;
+  x = &S->slot[id];
   return x->hash == h && x->nfacts == s->n &&
          memcmp(S->pool + x->off, s->facts, s->n * sizeof *s->facts) == 0;
 }
@@ -112,7 +131,9 @@ static void rehash(search_t *S)
     ctx_throw(S->ctx, GDL_ELIMIT, "more than 2^31 states");
   t = ctx_alloc(S->ctx, (size_t)cap * sizeof *t);
   for (i = 0; i < S->nstates; i++) {
-    uint32_t h = S->slot[i].hash;
+    uint32_t h, n;
+    const gdl_term *f = stored(S, i, &n);
+    h = S->words ? state_hash32(f, n) : S->slot[i].hash;
     for (j = h & (cap - 1); t[j]; j = (j + 1) & (cap - 1))
       ;
     t[j] = (h & ~(cap - 1)) | (i + 1);   /* ids stay below cap / 2 */
@@ -141,7 +162,8 @@ static uint32_t store(search_t *S, const gdl_state *s, uint32_t h,
               (unsigned long long)S->o->max_states);
   if (S->nstates >= S->cap) {
     uint32_t c = S->cap ? S->cap * 2 : 1024;
-    S->slot = ctx_realloc(ctx, S->slot, (size_t)c * sizeof *S->slot);
+    if (!S->words)
+      S->slot = ctx_realloc(ctx, S->slot, (size_t)c * sizeof *S->slot);
     S->parent = ctx_realloc(ctx, S->parent, (size_t)c * sizeof *S->parent);
     S->depth = ctx_realloc(ctx, S->depth, (size_t)c * sizeof *S->depth);
     S->moves = ctx_realloc(ctx, S->moves, (size_t)c * S->k * sizeof *S->moves);
@@ -156,12 +178,14 @@ static uint32_t store(search_t *S, const gdl_state *s, uint32_t h,
   }
   id = S->nstates;
   COPY(S->pool + S->npool, s->facts, s->n * sizeof *s->facts);
-  S->slot[id].off = S->npool;
+  if (!S->words) {
+    S->slot[id].off = S->npool;
+    S->slot[id].nfacts = s->n;
+    S->slot[id].hash = h;
+  }
   S->npool += s->n;
-  S->slot[id].nfacts = s->n;
   S->parent[id] = parent;
   S->depth[id] = id ? S->depth[parent] + 1 : 0;
-  S->slot[id].hash = h;
   if (moves)
     COPY(S->moves + (size_t)id * S->k, moves, S->k * sizeof *moves);
   S->nstates++;
@@ -180,12 +204,13 @@ static uint32_t store(search_t *S, const gdl_state *s, uint32_t h,
 static void load_state(search_t *S, uint32_t id, gdl_state *s)
 {
   gdl_ctx *ctx = S->ctx;
-  uint32_t n = S->slot[id].nfacts;
+  uint32_t n;
+  const gdl_term *f = stored(S, id, &n);
   if (s->cap < n + 1) {
     s->facts = ctx_realloc(ctx, s->facts, (n + 1) * sizeof *s->facts);
     s->cap = n + 1;
   }
-  COPY(s->facts, S->pool + S->slot[id].off, n * sizeof *s->facts);
+  COPY(s->facts, f, n * sizeof *s->facts);
   s->n = n;
 }
 
@@ -211,7 +236,8 @@ static void bytes_per_state(search_t *S)
   if (S->nstates)
     S->res->bytes_per_state =
         (double)(S->poolcap * sizeof *S->pool +
-                 (size_t)S->cap * (sizeof *S->slot + sizeof *S->parent +
+                 (size_t)S->cap * ((S->words ? 0 : sizeof *S->slot) +
+                                   sizeof *S->parent +
                                    sizeof *S->depth +
                                    S->k * sizeof *S->moves) +
                  (size_t)(S->mask + 1) * sizeof *S->table) /
@@ -352,7 +378,9 @@ static void store_kids(search_t *S, bfs_arg *a, kids_t *c)
     uint32_t h = c->kids[i].hash, j = h & S->mask, e;
     for (; (e = S->table[j]) != 0; j = (j + 1) & S->mask)
       if ((e & ~S->mask) == (h & ~S->mask)) {
-        __builtin_prefetch(&S->slot[(e & S->mask) - 1]);
+        uint32_t n;
+        __builtin_prefetch(S->words ? stored(S, (e & S->mask) - 1, &n)
+                                    : (const void *)&S->slot[(e & S->mask) - 1]);
         break;
       }
   }

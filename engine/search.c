@@ -38,6 +38,7 @@ typedef struct {
   uint32_t k;                 /* roles */
   uint32_t words;             /* a state is its bits in this many words
                                  (the grounded engine), or 0: its facts */
+  int played;                 /* the network has had joint move S->joint */
   double t0, next_report;
   /* the store */
   gdl_term *pool;             /* facts of all states */
@@ -278,15 +279,20 @@ static int test_state(search_t *S, const gdl_state *s, uint32_t id)
   return g == 100 ? 1 : -1;
 }
 
-/* Calls each(S, arg) once per joint move of the current state, with
- * S->joint set and S->child the successor. */
-typedef int (*succ_fn)(search_t *S, void *arg);
+/* Calls each(S, arg, i) once per joint move of the current state, with
+ * S->joint set, S->child the successor and i its place among them (the
+ * last role's moves vary fastest).  With `first` and states of bits, the
+ * joint move played last comes first where it is legal here, the others
+ * after it in their order, wrapping around: the network has that move
+ * already, so its child costs no propagation of a change of move (in bfs,
+ * the parent's other children can mostly undo the move that made them). */
+typedef int (*succ_fn)(search_t *S, void *arg, size_t place);
 
-static int successors(search_t *S, succ_fn each, void *arg)
+static int successors(search_t *S, succ_fn each, void *arg, int first)
 {
   gdl_ctx *ctx = S->ctx;
   const gdl_term *mv[64];
-  size_t nm[64], r, pick[64];
+  size_t nm[64], r, pick[64], start[64], place = 0;
   uint32_t k = S->k;
   gdl_status st;
   for (r = 0; r < k; r++) {
@@ -301,16 +307,32 @@ static int successors(search_t *S, succ_fn each, void *arg)
       return 0;
     pick[r] = 0;
   }
+  for (r = 0; first && S->words && S->played && r < k; r++) {
+    size_t j;
+    for (j = 0; j < nm[r] && mv[r][j] != S->joint[r]; j++)
+      ;
+    if (j == nm[r] || place > (size_t)-1 / nm[r])
+      break;
+    place = place * nm[r] + j;
+    pick[r] = j;
+  }
+  if (r < k) {                 /* from the first joint move */
+    place = 0;
+    memset(pick, 0, k * sizeof *pick);
+  }
+  COPY(start, pick, k * sizeof *pick);
   S->res->expanded++;
   for (;;) {
     for (r = 0; r < k; r++)
       S->joint[r] = mv[r][pick[r]];
-    if (S->words)
+    if (S->words) {
       ground_next_bits(ctx, S->joint, S->child.facts);
+      S->played = 1;
+    }
     else if ((st = gdl_next(ctx, S->joint, &S->child)) != GDL_OK)
       ctx_throw(ctx, st, "%s", ctx->errmsg);
     S->res->generated++;
-    if (each(S, arg))
+    if (each(S, arg, place))
       return 1;
     /* the last role's moves vary fastest */
     for (r = k; r-- > 0;) {
@@ -318,7 +340,8 @@ static int successors(search_t *S, succ_fn each, void *arg)
         break;
       pick[r] = 0;
     }
-    if (r == (size_t)-1)
+    place = r == (size_t)-1 ? 0 : place + 1;
+    if (memcmp(pick, start, k * sizeof *pick) == 0)
       return 0;
   }
 }
@@ -344,24 +367,26 @@ typedef struct {
   int cur;
 } bfs_arg;
 
-static int bfs_each(search_t *S, void *arg)
+/* The child at its place among its parent's: made in another order (see
+ * successors), stored in this one. */
+static int bfs_each(search_t *S, void *arg, size_t place)
 {
   bfs_arg *a = arg;
   kids_t *c = &a->set[a->cur];
   struct kid *k;
-  uint32_t n = S->child.n;
-  if (c->nkids >= c->kidcap || c->nfacts + n >= c->factcap ||
-      (c->nkids + 1) * S->k >= c->movecap) {
-    GROW(S->ctx, c->kids, c->kidcap, c->nkids);
+  uint32_t n = S->child.n, at = (uint32_t)place;
+  if (at >= c->kidcap || c->nfacts + n >= c->factcap ||
+      (at + 1) * S->k >= c->movecap) {
+    GROW(S->ctx, c->kids, c->kidcap, at);
     GROW(S->ctx, c->facts, c->factcap, c->nfacts + n);
-    GROW(S->ctx, c->moves, c->movecap, (c->nkids + 1) * S->k);
+    GROW(S->ctx, c->moves, c->movecap, (at + 1) * S->k);
   }
-  k = &c->kids[c->nkids];
+  k = &c->kids[at];
   k->off = c->nfacts;
   k->n = n;
   k->hash = state_hash32(S->child.facts, n);
   COPY(c->facts + c->nfacts, S->child.facts, n * sizeof *c->facts);
-  COPY(c->moves + c->nkids * S->k, S->joint, S->k * sizeof *c->moves);
+  COPY(c->moves + at * S->k, S->joint, S->k * sizeof *c->moves);
   c->nfacts += n;
   c->nkids++;
   if (S->mask)
@@ -491,7 +516,7 @@ static void search_bfs(search_t *S, int dfs)
     if (t < 0)
       continue;
     a.set[a.cur].parent = id;
-    successors(S, bfs_each, &a);
+    successors(S, bfs_each, &a, 1);
     if (!dfs)                  /* bfs: this state's children wait a turn */
       a.cur = !a.cur;
     store_kids(S, &a, &a.set[a.cur]);
@@ -616,9 +641,11 @@ typedef struct {
   uint32_t level;
 } kid_arg;
 
-/* Collects the children of the current state at a level. */
-static int collect_kid(search_t *S, void *arg)
+/* Collects the children of the current state at a level (in their order:
+ * successors without `first`). */
+static int collect_kid(search_t *S, void *arg, size_t place)
 {
+  (void)place;
   kid_arg *a = arg;
   iddfs_t *I = a->I;
   uint32_t L = a->level, n = I->nkids[L];
@@ -720,7 +747,7 @@ static int dls(search_t *S, iddfs_t *I, unsigned left)
   a.level = L;
   I->nkids[L] = 0;
   I->kidfactn[L] = 0;
-  successors(S, collect_kid, &a);
+  successors(S, collect_kid, &a, 0);
   for (i = 0; i < I->nkids[L]; i++) {
     gdl_state kid;
     kid.facts = I->kidfacts[L] + I->kidoff[L][i];

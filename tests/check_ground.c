@@ -257,6 +257,23 @@ END_TEST
   "(<= (goal p 100) (true (lamp on)))\n" \
   "(<= (goal p 0) (true (lamp off)))\n"
 
+/* Two roles that pick at once: a search goes through joint moves, from
+ * the one played last where it is legal (see successors in search.c). */
+#define PICKS \
+  "(role x) (role o)\n" \
+  "(init (cell 0))\n" \
+  "(succ 0 1) (succ 1 2) (succ 2 3)\n" \
+  "(move a) (move b) (move c)\n" \
+  "(<= (legal ?r (pick ?m)) (role ?r) (move ?m))\n" \
+  "(<= (next (cell ?n)) (true (cell ?c)) (succ ?c ?n)\n" \
+  "    (does x (pick ?m)) (does o (pick ?m2)) (distinct ?m ?m2))\n" \
+  "(<= (next (cell ?c)) (true (cell ?c)) (does x (pick ?m)) (does o (pick ?m)))\n" \
+  "(<= (next (last ?m ?m2)) (does x (pick ?m)) (does o (pick ?m2)))\n" \
+  "(<= terminal (true (cell 3)))\n" \
+  "(<= (goal x 100) (true (cell 3)) (true (last c a)))\n" \
+  "(<= (goal x 0) (not (true (last c a))))\n" \
+  "(<= (goal o 50) (true (cell ?c)))\n"
+
 static const struct {
   const char *file, *text;
   int bits;                /* grounded states take fewer bytes */
@@ -266,6 +283,7 @@ static const struct {
   { "puzzles/hanoi5.kif", NULL, 0 },
   { "puzzles/lights-out-3x3.kif", NULL, 0 },
   { NULL, COUNTER, 0 },
+  { NULL, PICKS, 0 },
   /* a fact no rule reads and none derives has no slot: states stay facts */
   { NULL, COUNTER "(init (label start))\n", 0 },
 };

@@ -65,10 +65,51 @@ typedef struct {
   uint32_t best_state;        /* state with the best terminal goal */
 } search_t;
 
-static uint32_t state_hash32(const gdl_term *f, uint32_t n)
+/* States of bits come in pairs of 32-bit words (ground_state_words):
+ * these copy, compare and hash them 64 bits at a time, with no call. */
+static inline uint64_t load64(const uint32_t *w)
+{
+  uint64_t x;
+  memcpy(&x, w, sizeof x);
+  return x;
+}
+
+static inline void copy_words(uint32_t *d, const uint32_t *s, uint32_t n)
+{
+  uint32_t i;
+  for (i = 0; i < n; i += 2)
+    memcpy(d + i, s + i, sizeof(uint64_t));
+}
+
+static inline int same_words(const uint32_t *a, const uint32_t *b, uint32_t n)
+{
+  uint32_t i;
+  for (i = 0; i < n; i += 2)
+    if (load64(a + i) != load64(b + i))
+      return 0;
+  return 1;
+}
+
+static inline uint32_t words_hash(const uint32_t *w, uint32_t n)
+{
+  uint64_t h = 0x9e3779b97f4a7c15ull;
+  uint32_t i;
+  for (i = 0; i < n; i += 2) {
+    h = (h ^ load64(w + i)) * 0xbf58476d1ce4e5b9ull;
+    h ^= h >> 31;
+  }
+  h *= 0x94d049bb133111ebull;
+  return (uint32_t)(h >> 32);
+}
+
+/* The hash of a state's facts, or of its bits. */
+static inline uint32_t state_hash32(const search_t *S, const gdl_term *f,
+                                    uint32_t n)
 {
   gdl_state s;
   uint64_t h;
+  if (S->words)
+    return words_hash(f, n);
   s.n = n;
   s.facts = (gdl_term *)f;
   h = gdl_state_hash(&s);
@@ -117,8 +158,7 @@ static int same_state(const search_t *S, uint32_t id, const gdl_state *s,
 {
   const struct slot *x;
   if (S->words)
-    return memcmp(S->pool + (size_t)id * S->words, s->facts,
-                  S->words * sizeof *s->facts) == 0;
+    return same_words(S->pool + (size_t)id * S->words, s->facts, S->words);
   x = &S->slot[id];
   return x->hash == h && x->nfacts == s->n &&
          memcmp(S->pool + x->off, s->facts, s->n * sizeof *s->facts) == 0;
@@ -134,7 +174,7 @@ static void rehash(search_t *S)
   for (i = 0; i < S->nstates; i++) {
     uint32_t h, n;
     const gdl_term *f = stored(S, i, &n);
-    h = S->words ? state_hash32(f, n) : S->slot[i].hash;
+    h = S->words ? state_hash32(S, f, n) : S->slot[i].hash;
     for (j = h & (cap - 1); t[j]; j = (j + 1) & (cap - 1))
       ;
     t[j] = (h & ~(cap - 1)) | (i + 1);   /* ids stay below cap / 2 */
@@ -178,8 +218,10 @@ static uint32_t store(search_t *S, const gdl_state *s, uint32_t h,
     S->poolcap = c;
   }
   id = S->nstates;
-  COPY(S->pool + S->npool, s->facts, s->n * sizeof *s->facts);
-  if (!S->words) {
+  if (S->words) {
+    copy_words(S->pool + S->npool, s->facts, s->n);
+  } else {
+    COPY(S->pool + S->npool, s->facts, s->n * sizeof *s->facts);
     S->slot[id].off = S->npool;
     S->slot[id].nfacts = s->n;
     S->slot[id].hash = h;
@@ -187,8 +229,8 @@ static uint32_t store(search_t *S, const gdl_state *s, uint32_t h,
   S->npool += s->n;
   S->parent[id] = parent;
   S->depth[id] = id ? S->depth[parent] + 1 : 0;
-  if (moves)
-    COPY(S->moves + (size_t)id * S->k, moves, S->k * sizeof *moves);
+  for (j = 0; moves && j < S->k; j++)
+    S->moves[(size_t)id * S->k + j] = moves[j];
   S->nstates++;
   S->res->stored = S->nstates;
   if (!S->mask || S->nstates * 2 > S->mask) {
@@ -320,7 +362,8 @@ static int successors(search_t *S, succ_fn each, void *arg, int first)
     place = 0;
     memset(pick, 0, k * sizeof *pick);
   }
-  COPY(start, pick, k * sizeof *pick);
+  for (r = 0; r < k; r++)
+    start[r] = pick[r];
   S->res->expanded++;
   for (;;) {
     for (r = 0; r < k; r++)
@@ -341,7 +384,9 @@ static int successors(search_t *S, succ_fn each, void *arg, int first)
       pick[r] = 0;
     }
     place = r == (size_t)-1 ? 0 : place + 1;
-    if (memcmp(pick, start, k * sizeof *pick) == 0)
+    for (r = 0; r < k && pick[r] == start[r]; r++)
+      ;
+    if (r == k)
       return 0;
   }
 }
@@ -374,7 +419,7 @@ static int bfs_each(search_t *S, void *arg, size_t place)
   bfs_arg *a = arg;
   kids_t *c = &a->set[a->cur];
   struct kid *k;
-  uint32_t n = S->child.n, at = (uint32_t)place;
+  uint32_t n = S->child.n, at = (uint32_t)place, r;
   if (at >= c->kidcap || c->nfacts + n >= c->factcap ||
       (at + 1) * S->k >= c->movecap) {
     GROW(S->ctx, c->kids, c->kidcap, at);
@@ -384,9 +429,13 @@ static int bfs_each(search_t *S, void *arg, size_t place)
   k = &c->kids[at];
   k->off = c->nfacts;
   k->n = n;
-  k->hash = state_hash32(S->child.facts, n);
-  COPY(c->facts + c->nfacts, S->child.facts, n * sizeof *c->facts);
-  COPY(c->moves + at * S->k, S->joint, S->k * sizeof *c->moves);
+  k->hash = state_hash32(S, S->child.facts, n);
+  if (S->words)
+    copy_words(c->facts + c->nfacts, S->child.facts, n);
+  else
+    COPY(c->facts + c->nfacts, S->child.facts, n * sizeof *c->facts);
+  for (r = 0; r < S->k; r++)
+    c->moves[at * S->k + r] = S->joint[r];
   c->nfacts += n;
   c->nkids++;
   if (S->mask)
@@ -473,7 +522,7 @@ static void search_bfs(search_t *S, int dfs)
   memset(&a, 0, sizeof a);
   a.dfs = dfs;
   start_state(S);
-  store(S, &S->cur, state_hash32(S->cur.facts, S->cur.n), 0, NULL, &isnew);
+  store(S, &S->cur, state_hash32(S, S->cur.facts, S->cur.n), 0, NULL, &isnew);
   if (dfs) {
     GROW(ctx, a.stack, a.stackcap, 0);
     a.stack[a.nstack++] = 0;

@@ -764,7 +764,7 @@ static int cmd_playout(gdl_ctx *ctx, const opts_t *o)
 
 static int cmd_bench(gdl_ctx *ctx, const opts_t *o, double t0)
 {
-  gdl_state s = { 0, 0, NULL }, nx = { 0, 0, NULL };
+  gdl_state init = { 0, 0, NULL };
   uint64_t x = o->seed ? o->seed : 1;
   double secs = o->seconds > 0 ? o->seconds : 5, setup, start, el;
   unsigned long long states = 0, playouts = 0;
@@ -782,11 +782,12 @@ static int cmd_bench(gdl_ctx *ctx, const opts_t *o, double t0)
                                                   o->playouts
                                        : (el = now() - start) < secs)) {
     int steps = 0;
-    gdl_initial(ctx, &s);
+    gdl_status st;
+    if (!init.facts)
+      gdl_initial(ctx, &init);
+    if ((st = gdl_set_state(ctx, &init)) != GDL_OK)
+      return fail(ctx, st);
     for (;;) {
-      gdl_status st = gdl_set_state(ctx, &s);
-      if (st != GDL_OK)
-        return fail(ctx, st);
       if (gdl_terminal(ctx) || steps++ >= 10000)
         break;
       if (!o->playouts && (steps & 255) == 0 && now() - start >= secs)
@@ -799,9 +800,8 @@ static int cmd_bench(gdl_ctx *ctx, const opts_t *o, double t0)
       }
       if (r < k)
         break;
-      if ((st = gdl_next(ctx, joint, &nx)) != GDL_OK)
+      if ((st = gdl_advance(ctx, joint)) != GDL_OK)
         return fail(ctx, st);
-      gdl_state_copy(ctx, &s, &nx);
       states++;
     }
     playouts++;

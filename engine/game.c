@@ -144,6 +144,7 @@ gdl_status gdl_set_state(gdl_ctx *ctx, const gdl_state *s)
   ctx->have_state = 0;
   if (GROUND(ctx)) {
     ctx->db_state = 0;
+    ctx->cur_stale = 0;
     if (ctx->cur.cap < s->n + 1) {
       ctx->cur.facts = ctx_realloc(ctx, ctx->cur.facts,
                                    (s->n + 1) * sizeof *ctx->cur.facts);
@@ -164,17 +165,18 @@ gdl_status gdl_set_state(gdl_ctx *ctx, const gdl_state *s)
 gdl_status gdl_legal(gdl_ctx *ctx, size_t role, const gdl_term **moves,
                      size_t *n)
 {
+  /* with the grounded engine, bits read off: nothing can fail, so no
+   * jump target is set */
+  if (GROUND(ctx) && ctx->have_state && role < ctx->nroles) {
+    uint32_t k;
+    ground_legal(ctx, role, moves, &k);
+    *n = k;
+    return GDL_OK;
+  }
   PROTECT(ctx);
   need_state(ctx);
   if (role >= ctx->nroles)
     ctx_throw(ctx, GDL_EINPUT, "no role %zu", role);
-  if (GROUND(ctx)) {            /* a scan of the role's legal outputs */
-    uint32_t k;
-    ground_legal(ctx, role, moves, &k);
-    *n = k;
-    UNPROTECT(ctx);
-    return GDL_OK;
-  }
   if (!ctx->legal_ok[role]) {
     const rel_t *r = &ctx->rels[ctx->r_legal];
     uint32_t i, k = 0, cap = 0;
@@ -272,6 +274,58 @@ long gdl_goal(gdl_ctx *ctx, size_t role)
   return best;
 }
 
+/* The current state's facts with the grounded engine (ctx->cur), made
+ * again from the network after gdl_advance. */
+const gdl_state *cur_state(gdl_ctx *ctx)
+{
+  if (ctx->cur_stale) {
+    ground_advanced_facts(ctx, &ctx->cur);
+    ctx->cur_stale = 0;
+  }
+  return &ctx->cur;
+}
+
+gdl_status gdl_advance(gdl_ctx *ctx, const gdl_term *moves)
+{
+  gdl_status st;
+  PROTECT(ctx);
+  need_state(ctx);
+  if (GROUND(ctx) && ground_advance(ctx, moves)) {
+    ctx->cur_stale = 1;
+    ctx->db_state = 0;         /* a question loads the new state */
+    UNPROTECT(ctx);
+    return GDL_OK;
+  }
+  UNPROTECT(ctx);
+  if ((st = gdl_next(ctx, moves, &ctx->adv)) != GDL_OK)
+    return st;
+  return gdl_set_state(ctx, &ctx->adv);
+}
+
+gdl_status gdl_current(gdl_ctx *ctx, gdl_state *out)
+{
+  const rel_t *r;
+  uint32_t i;
+  PROTECT(ctx);
+  need_state(ctx);
+  if (GROUND(ctx)) {
+    gdl_state_copy(ctx, out, cur_state(ctx));
+    UNPROTECT(ctx);
+    return GDL_OK;
+  }
+  r = &ctx->rels[ctx->r_true];
+  if (out->cap < r->n + 1 || !out->facts) {
+    out->facts = ctx_realloc(ctx, out->facts, (r->n + 1) * sizeof *out->facts);
+    out->cap = r->n + 1;
+  }
+  for (i = 0; i < r->n; i++)
+    out->facts[i] = TARG(ctx, r->facts[i], 0);
+  out->n = r->n;
+  sort_terms(ctx, out->facts, out->n, 0);
+  UNPROTECT(ctx);
+  return GDL_OK;
+}
+
 gdl_status gdl_next(gdl_ctx *ctx, const gdl_term *moves, gdl_state *out)
 {
   uint32_t i;
@@ -353,7 +407,7 @@ gdl_status gdl_query(gdl_ctx *ctx, gdl_term pattern, gdl_answer_fn fn,
   if (p->kind == T_VAR)
     ctx_throw(ctx, GDL_EINPUT, "a question must name a relation");
   if (GROUND(ctx) && ctx->have_state && !ctx->db_state)
-    db_set_state(ctx, &ctx->cur);   /* questions are interpreted */
+    db_set_state(ctx, cur_state(ctx));   /* questions are interpreted */
   r = rel_find(ctx, p->sym, p->kind == T_FN ? p->arity : 0);
   if (r < 0) {
     UNPROTECT(ctx);

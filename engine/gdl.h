@@ -177,6 +177,13 @@ gdl_status gdl_goals(gdl_ctx *ctx, size_t role, const gdl_term **vals,
 long gdl_goal(gdl_ctx *ctx, size_t role);
 /* The next state from the current one with moves[i] played by role i. */
 gdl_status gdl_next(gdl_ctx *ctx, const gdl_term *moves, gdl_state *out);
+/* Plays moves[i] for role i: the next state becomes the current one.  The
+ * same as gdl_next() and gdl_set_state() of what it gives, but with the
+ * grounded engine the state is never made into facts: the cheapest step
+ * from a state to the next (random playouts use it). */
+gdl_status gdl_advance(gdl_ctx *ctx, const gdl_term *moves);
+/* The current state's facts into *out. */
+gdl_status gdl_current(gdl_ctx *ctx, gdl_state *out);
 /* 1 when move is legal for role in the current state. */
 int gdl_is_legal(gdl_ctx *ctx, size_t role, gdl_term move);
 

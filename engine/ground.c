@@ -162,6 +162,8 @@ struct ground {
                                 UINT32_MAX where no rule reads it */
   uint64_t *tmask;           /* per slot: has a `true` proposition */
   int bits_ok;               /* every slot has a fluent of its own */
+  uint64_t *statebits;       /* per slot: the state ground_advance made,
+                                fluents no rule reads too */
   uint64_t *curbits, *newbits;   /* per slot: holds now; scratch */
   /* per fluent term: 2 + its `true` proposition, 1 none, 0 not looked
    * up yet; per role and move term the same for `does` */
@@ -1657,6 +1659,7 @@ static void incr_build(gdl_ctx *ctx, ground_t *G)
   G->curbits = ctx_alloc(ctx, (G->ntslots / 64 + 1) * sizeof *G->curbits);
   G->newbits = ctx_alloc(ctx, (G->ntslots / 64 + 1) * sizeof *G->newbits);
   G->tmask = ctx_alloc(ctx, (G->ntslots / 64 + 1) * sizeof *G->tmask);
+  G->statebits = ctx_alloc(ctx, (G->ntslots / 64 + 1) * sizeof *G->statebits);
   for (i = 0; i < G->ntslots; i++)
     if (G->tprop[i] != UINT32_MAX)
       G->tmask[i >> 6] |= (uint64_t)1 << (i & 63);
@@ -2257,6 +2260,40 @@ void ground_next_bits(gdl_ctx *ctx, const gdl_term *moves, uint32_t *w)
     w[2 * i] = (uint32_t)x;
     w[2 * i + 1] = (uint32_t)(x >> 32);
   }
+}
+
+/* The joint move `moves` played, and the next state made the current one
+ * from the output bits (a next state's slots are those of next[]); 0
+ * when the network is not kept up to date that way, and nothing done. */
+int ground_advance(gdl_ctx *ctx, const gdl_term *moves)
+{
+  ground_t *G = ctx->ground;
+  uint32_t i, words = G->ntslots / 64 + 1, nw = (G->nnext + 63) / 64;
+  if (!G->ready || !G->bits_ok)
+    return 0;
+  play(ctx, G, moves);
+  for (i = 0; i < words; i++) {
+    G->statebits[i] = i < nw ? G->outbits[i] : 0;
+    G->newbits[i] = G->statebits[i] & G->tmask[i];
+  }
+  apply_bits(ctx, G);
+  return 1;
+}
+
+/* The facts of the state ground_advance made, sorted by id as next[] is. */
+void ground_advanced_facts(gdl_ctx *ctx, gdl_state *out)
+{
+  ground_t *G = ctx->ground;
+  uint32_t i, k = 0;
+  if (out->cap < G->nnext + 1 || !out->facts) {
+    out->facts = ctx_realloc(ctx, out->facts,
+                             (G->nnext + 1) * sizeof *out->facts);
+    out->cap = G->nnext + 1;
+  }
+  for (i = 0; i < G->nnext; i++)
+    if ((G->statebits[i >> 6] >> (i & 63)) & 1)
+      out->facts[k++] = G->next[i].term;
+  out->n = k;
 }
 
 /* ---- public ----------------------------------------------------------- */

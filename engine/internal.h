@@ -291,6 +291,11 @@ uint32_t ground_state_words(gdl_ctx *ctx);
 int ground_state_bits(gdl_ctx *ctx, const gdl_state *s, uint32_t *w);
 void ground_set_bits(gdl_ctx *ctx, const uint32_t *w);
 void ground_next_bits(gdl_ctx *ctx, const gdl_term *moves, uint32_t *w);
+/* gdl_advance without facts (0: not possible here, nothing done). */
+int ground_advance(gdl_ctx *ctx, const gdl_term *moves);
+/* The current state's facts with the grounded engine (game.c). */
+const gdl_state *cur_state(gdl_ctx *ctx);
+void ground_advanced_facts(gdl_ctx *ctx, gdl_state *out);
 
 /* ---- loading (load.c) ------------------------------------------------- */
 
@@ -402,6 +407,9 @@ struct gdl_ctx {
   int ground_off;              /* built, but the interpreter is chosen */
   gdl_state cur;               /* the current state (for questions) */
   int db_state;                /* the database holds the current state */
+  int cur_stale;               /* grounded: cur lags behind the network,
+                                  which gdl_advance moved on */
+  gdl_state adv;               /* gdl_advance's next state, interpreted */
   char engine_note[200];       /* why the interpreter is used */
   const tracer_t *tracer;      /* watching the evaluation (teach.c), or NULL */
   void *tracearg;

@@ -288,7 +288,7 @@ static void rerun(gdl_ctx *ctx, teach_t *T, const gdl_term *moves)
   uint32_t i;
   if (ctx->have_state) {
     if (GROUND(ctx) && !ctx->db_state) {
-      gdl_state_copy(ctx, &s, &ctx->cur);
+      gdl_state_copy(ctx, &s, cur_state(ctx));
     } else {
       const rel_t *R = &ctx->rels[ctx->r_true];
       s.facts = ctx_alloc(ctx, (R->n + 1) * sizeof *s.facts);

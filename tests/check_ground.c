@@ -233,6 +233,120 @@ START_TEST(test_same_answers)
 }
 END_TEST
 
+/* ---- playouts ------------------------------------------------------------ */
+
+static int count_answer(void *arg, gdl_term t)
+{
+  (void)t;
+  ++*(size_t *)arg;
+  return 0;
+}
+
+/* The current state of ctx as text (malloc'd). */
+static char *current_text(gdl_ctx *ctx, gdl_state *s)
+{
+  ck_assert_int_eq(gdl_current(ctx, s), GDL_OK);
+  return tu_terms_text(ctx, s->facts, s->n);
+}
+
+/* gdl_advance: random playouts with a grounded and an interpreted context
+ * side by side, the same joint move played in both; at every step the
+ * same facts (gdl_current), terminal, legal moves and goals, and a
+ * question about the grounded state sees it (its facts are made again
+ * from the network after an advance).  The contexts' term ids differ, so
+ * they are compared as text. */
+static void same_playouts(gdl_ctx *g, gdl_ctx *in, int playouts, int steps)
+{
+  size_t k = gdl_role_count(g), r;
+  gdl_state gi = { 0, 0, NULL }, ii = { 0, 0, NULL };
+  gdl_state a = { 0, 0, NULL }, b = { 0, 0, NULL };
+  uint64_t x = 7;
+  gdl_term pat;
+  int p, t;
+  ck_assert_uint_le(k, 8);
+  ck_assert_int_eq(gdl_use_engine(g, GDL_ENGINE_GROUND), GDL_OK);
+  ck_assert_int_eq(gdl_use_engine(in, GDL_ENGINE_INTERP), GDL_OK);
+  ck_assert_int_eq(gdl_parse_term(g, "(true ?x)", 1, &pat), GDL_OK);
+  ck_assert_int_eq(gdl_initial(g, &gi), GDL_OK);
+  ck_assert_int_eq(gdl_initial(in, &ii), GDL_OK);
+  for (p = 0; p < playouts; p++) {
+    ck_assert_int_eq(gdl_set_state(g, &gi), GDL_OK);
+    ck_assert_int_eq(gdl_set_state(in, &ii), GDL_OK);
+    for (t = 0; t < steps; t++) {
+      gdl_term joint[8], ijoint[8];
+      char *sa = current_text(g, &a), *sb = current_text(in, &b);
+      size_t n = 0;
+      ck_assert_msg(strcmp(sa, sb) == 0, "step %d: %s\nnot %s", t, sa, sb);
+      free(sa);
+      free(sb);
+      sa = sb = NULL;
+      if (t % 3 == 1) {
+        ck_assert_int_eq(gdl_query(g, pat, count_answer, &n), GDL_OK);
+        ck_assert_uint_eq(n, a.n);
+      }
+      ck_assert_int_eq(gdl_terminal(g), gdl_terminal(in));
+      if (gdl_terminal(in))
+        break;
+      for (r = 0; r < k; r++) {
+        const gdl_term *mg, *mi;
+        size_t ng, ni, j;
+        ck_assert_int_eq(gdl_goal(g, r), gdl_goal(in, r));
+        ck_assert_int_eq(gdl_legal(g, r, &mg, &ng), GDL_OK);
+        ck_assert_int_eq(gdl_legal(in, r, &mi, &ni), GDL_OK);
+        ck_assert_uint_eq(ng, ni);
+        for (j = 0; j < ni; j++) {  /* both in gdl_term_cmp order */
+          sa = tu_terms_text(g, &mg[j], 1);
+          sb = tu_terms_text(in, &mi[j], 1);
+          ck_assert_str_eq(sa, sb);
+          free(sa);
+          free(sb);
+        }
+        if (ni == 0)
+          break;
+        x = x * 6364136223846793005ull + 1442695040888963407ull;
+        j = (size_t)((x >> 33) % ni);
+        joint[r] = mg[j];
+        ijoint[r] = mi[j];
+      }
+      if (r < k)
+        break;
+      ck_assert_int_eq(gdl_advance(g, joint), GDL_OK);
+      ck_assert_int_eq(gdl_advance(in, ijoint), GDL_OK);
+    }
+  }
+  gdl_state_release(g, &a);
+  gdl_state_release(in, &b);
+  gdl_state_release(g, &gi);
+  gdl_state_release(in, &ii);
+}
+
+START_TEST(test_advance_same)
+{
+  gdl_ctx *g = tu_text(games[_i].text, 0), *in = tu_text(games[_i].text, 0);
+  same_playouts(g, in, 20, 60);
+  gdl_free(g);
+  gdl_free(in);
+}
+END_TEST
+
+static const char *const played[] = {
+  "multi/ticTacToe.kif", "multi/breakthrough.kif", "single/eightPuzzle.kif",
+  "single/hanoi.kif", "multi/connectFour.kif",
+};
+
+START_TEST(test_advance_corpus)
+{
+  gdl_status st;
+  gdl_ctx *g = tu_load(&st, 0, tu_corpus(played[_i]), NULL), *in;
+  ck_assert_int_eq(st, GDL_OK);
+  in = tu_load(&st, 0, tu_corpus(played[_i]), NULL);
+  ck_assert_int_eq(st, GDL_OK);
+  same_playouts(g, in, 5, 80);
+  gdl_free(g);
+  gdl_free(in);
+}
+END_TEST
+
 /* ---- search ------------------------------------------------------------- */
 
 /* A search follows moves read by many rules with ready lists (the 8-puzzle's
@@ -364,6 +478,10 @@ Suite *ground_suite(void)
                       (int)(sizeof sizes / sizeof sizes[0]));
   tcase_add_loop_test(tc, test_search_same, 0,
                       (int)(sizeof searched / sizeof searched[0]));
+  tcase_add_loop_test(tc, test_advance_same, 0,
+                      (int)(sizeof games / sizeof games[0]));
+  tcase_add_loop_test(tc, test_advance_corpus, 0,
+                      (int)(sizeof played / sizeof played[0]));
   suite_add_tcase(s, tc);
   return s;
 }

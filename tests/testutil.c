@@ -135,15 +135,13 @@ static int cmp_str(const void *a, const void *b)
   return strcmp(*(char *const *)a, *(char *const *)b);
 }
 
-char *tu_legal_text(gdl_ctx *ctx, size_t role)
+char *tu_terms_text(gdl_ctx *ctx, const gdl_term *t, size_t n)
 {
-  const gdl_term *mv;
-  size_t n, i, len = 1;
+  size_t i, len = 1;
   char **v, *s;
-  ck_assert_int_eq(gdl_legal(ctx, role, &mv, &n), GDL_OK);
   v = calloc(n + 1, sizeof *v);
   for (i = 0; i < n; i++) {
-    v[i] = strdup(gdl_term_str(ctx, mv[i]));
+    v[i] = strdup(gdl_term_str(ctx, t[i]));
     len += strlen(v[i]) + 1;
   }
   qsort(v, n, sizeof *v, cmp_str);
@@ -156,6 +154,14 @@ char *tu_legal_text(gdl_ctx *ctx, size_t role)
   }
   free(v);
   return s;
+}
+
+char *tu_legal_text(gdl_ctx *ctx, size_t role)
+{
+  const gdl_term *mv;
+  size_t n;
+  ck_assert_int_eq(gdl_legal(ctx, role, &mv, &n), GDL_OK);
+  return tu_terms_text(ctx, mv, n);
 }
 
 int tu_gdl_run(char **out, char **err, const char *fmt, ...)

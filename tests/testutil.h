@@ -32,8 +32,10 @@ int tu_gdl_run(char **out, char **err, const char *fmt, ...);
  * per step, as gdl legal --moves); fails the test on an illegal move. */
 void tu_play(gdl_ctx *ctx, const char *moves, gdl_state *out);
 
-/* The legal moves of a role in the current state as one string of KIF
- * terms sorted by text and separated by single spaces (malloc'd). */
+/* Terms as one string of KIF terms sorted by text and separated by single
+ * spaces (malloc'd): comparable across contexts, whose term ids differ. */
+char *tu_terms_text(gdl_ctx *ctx, const gdl_term *t, size_t n);
+/* The legal moves of a role in the current state, so (malloc'd). */
 char *tu_legal_text(gdl_ctx *ctx, size_t role);
 
 /* Suites, one per module. */

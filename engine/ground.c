@@ -1765,12 +1765,14 @@ static inline void push_event(gdl_ctx *ctx, ground_t *G, uint32_t p, int v)
   G->events[G->nevents++] = p * 2 + (uint32_t)v;
 }
 
-/* Head h of a rule that started firing has one more support. */
-static inline void support_up(gdl_ctx *ctx, ground_t *G, uint32_t h)
+/* Head h of a rule that started firing has one more support (rec: the
+ * network has recursive groups, which h may be derived in). */
+static inline __attribute__((always_inline)) void
+support_up(gdl_ctx *ctx, ground_t *G, uint32_t h, const int rec)
 {
   if (G->support[h]++ != 0)
     return;
-  if (G->recgroup[h]) {
+  if (rec && G->recgroup[h]) {
     G->dirty[G->recgroup[h] - 1] = 1;
   } else {
     G->val[h] = 1;
@@ -1779,11 +1781,12 @@ static inline void support_up(gdl_ctx *ctx, ground_t *G, uint32_t h)
 }
 
 /* ... or one less, of a rule that stopped. */
-static inline void support_down(gdl_ctx *ctx, ground_t *G, uint32_t h)
+static inline __attribute__((always_inline)) void
+support_down(gdl_ctx *ctx, ground_t *G, uint32_t h, const int rec)
 {
   if (--G->support[h] != 0)
     return;
-  if (G->recgroup[h]) {
+  if (rec && G->recgroup[h]) {
     G->dirty[G->recgroup[h] - 1] = 1;
   } else {
     G->val[h] = 0;
@@ -1798,8 +1801,9 @@ static inline void support_down(gdl_ctx *ctx, ground_t *G, uint32_t h)
  * events handled (dval: a move changed, whose event waits, does not count
  * yet).  So a change of move visits the rules that can fire, not all the
  * rules that read the move. */
-static inline void one_move_event(gdl_ctx *ctx, ground_t *G, uint32_t p,
-                                  uint32_t v)
+static inline __attribute__((always_inline)) void
+one_move_event(gdl_ctx *ctx, ground_t *G, uint32_t p, uint32_t v,
+               const int rec)
 {
   uint32_t now = p * 2 + !v, other = p * 2 + v, *cnt = G->cnt;
   const uint32_t *head = G->head, *f, *fe;
@@ -1811,7 +1815,7 @@ static inline void one_move_event(gdl_ctx *ctx, ground_t *G, uint32_t p,
     if (--cnt[*f] == 0) {
       ready_add(G, *f);
       if (DK_HOLDS(G, *f))
-        support_up(ctx, G, head[*f]);
+        support_up(ctx, G, head[*f], rec);
     }
   f = G->dkfan + G->dkfan_lo[other];
   fe = G->dkfan + G->dkfan_lo[other + 1];
@@ -1819,22 +1823,23 @@ static inline void one_move_event(gdl_ctx *ctx, ground_t *G, uint32_t p,
     if (cnt[*f]++ == 0) {
       ready_del(G, *f);
       if (DK_HOLDS(G, *f))
-        support_down(ctx, G, head[*f]);
+        support_down(ctx, G, head[*f], rec);
     }
   /* p their move: the ready ones start or stop firing */
   f = G->readyr + G->ready_lo[now];
   fe = f + G->nready[now];
   for (; f < fe; f++)
-    support_up(ctx, G, head[*f]);
+    support_up(ctx, G, head[*f], rec);
   f = G->readyr + G->ready_lo[other];
   fe = f + G->nready[other];
   for (; f < fe; f++)
-    support_down(ctx, G, head[*f]);
+    support_down(ctx, G, head[*f], rec);
 }
 
-/* The events to the end, with (dk = 1) or without rules of one move. */
+/* The events to the end, with (dk = 1) or without rules of one move, in
+ * a network with (rec = 1) or without recursive groups. */
 static inline __attribute__((always_inline)) void
-propagate_with(gdl_ctx *ctx, ground_t *G, const int dk)
+propagate_with(gdl_ctx *ctx, ground_t *G, const int dk, const int rec)
 {
   uint32_t next_rec = 0, i;
   uint32_t *cnt = G->cnt;
@@ -1848,19 +1853,21 @@ propagate_with(gdl_ctx *ctx, ground_t *G, const int dk)
       const uint32_t *f = fan + G->fan_lo[now], *fe = fan + G->fan_lo[now + 1];
       for (; f < fe; f++)
         if (--cnt[*f] == 0)
-          support_up(ctx, G, head[*f]);
+          support_up(ctx, G, head[*f], rec);
       f = fan + G->fan_lo[other];
       fe = fan + G->fan_lo[other + 1];
       for (; f < fe; f++)
         if (cnt[*f]++ == 0)
-          support_down(ctx, G, head[*f]);
+          support_down(ctx, G, head[*f], rec);
       if (dk && (G->read[p] & 2))   /* rules of one move read p */
-        one_move_event(ctx, G, p, v);
-      if (G->nrecg)
+        one_move_event(ctx, G, p, v, rec);
+      if (rec)
         for (i = G->gfan_lo[p]; i < G->gfan_lo[p + 1]; i++)
           if (G->gfan[i] != UINT32_MAX)
             G->dirty[G->gfan[i]] = 1;
     }
+    if (!rec)
+      return;
     while (next_rec < G->nrecg && !G->dirty[G->recg[next_rec]])
       next_rec++;
     if (next_rec == G->nrecg)
@@ -1885,19 +1892,25 @@ propagate_with(gdl_ctx *ctx, ground_t *G, const int dk)
   }
 }
 
-/* Two copies of the loop: playouts, without rules of one move, run the
- * plain one; the other is out of its way. */
+/* Copies of the loop: playouts, without rules of one move, run the plain
+ * ones, and the others are out of their way; most networks have no
+ * recursive group and need not ask at every change of support. */
 static __attribute__((noinline)) void propagate_dk(gdl_ctx *ctx, ground_t *G)
 {
-  propagate_with(ctx, G, 1);
+  if (G->nrecg)
+    propagate_with(ctx, G, 1, 1);
+  else
+    propagate_with(ctx, G, 1, 0);
 }
 
 static void propagate(gdl_ctx *ctx, ground_t *G)
 {
   if (G->ndk)
     propagate_dk(ctx, G);
+  else if (G->nrecg)
+    propagate_with(ctx, G, 0, 1);
   else
-    propagate_with(ctx, G, 0);
+    propagate_with(ctx, G, 0, 0);
 }
 
 /* The proposition of an atom of k arguments, or UINT32_MAX when the

@@ -92,9 +92,10 @@ struct ground {
   /* outputs */
   out_t **legal, **goal;     /* per role, sorted by term */
   gdl_term **legalbuf;       /* per role: room for its legal moves */
-  uint32_t **lgate;          /* per role and legal[] entry: 1 + the
+  uint32_t **lgate;          /* per role and legal[] entry: the
                                 proposition its rule no longer reads
-                                (gate_legal), or 0 */
+                                (gate_legal), or `always`: one must hold
+                                too, so a read needs no branch */
   uint32_t *nlegal, *ngoal;
   out_t *next;               /* sorted by fluent id */
   uint32_t nnext;
@@ -1095,8 +1096,11 @@ static void gate_legal(gdl_ctx *ctx, ground_t *G)
   uint32_t *rules = ctx_alloc(ctx, (n + 1) * sizeof *rules);
   uint32_t *rule = ctx_alloc(ctx, (n + 1) * sizeof *rule);
   G->lgate = ctx_alloc(ctx, (ctx->nroles + 1) * sizeof *G->lgate);
-  for (r = 0; r < ctx->nroles; r++)
+  for (r = 0; r < ctx->nroles; r++) {
     G->lgate[r] = ctx_alloc(ctx, (G->nlegal[r] + 1) * sizeof **G->lgate);
+    for (j = 0; j < G->nlegal[r]; j++)
+      G->lgate[r][j] = G->always;
+  }
   for (i = 0; i < G->nin; i++)
     readers[G->in[i] >> 1]++;
   for (g = 0; g < G->ngroups; g++)
@@ -1124,7 +1128,7 @@ static void gate_legal(gdl_ctx *ctx, ground_t *G)
       }
       if (bestn < GATE_READERS)
         continue;
-      G->lgate[r][j] = (G->in[best] >> 1) + 1;
+      G->lgate[r][j] = G->in[best] >> 1;
       G->in[best] = G->always * 2;
     }
   ctx_free(ctx, readers);
@@ -2058,14 +2062,14 @@ void ground_legal(gdl_ctx *ctx, size_t role, const gdl_term **moves,
       uint64_t w = G->outbits[i];
       while (w) {
         uint32_t j = i * 64 + (uint32_t)__builtin_ctzll(w) - lo;
-        if (!gate[j] || val[gate[j] - 1])
-          m[k++] = o[j].term;
+        m[k] = o[j].term;      /* kept when its gate holds: no branch on */
+        k += val[gate[j]];     /* the turn, which changes every step */
         w &= w - 1;
       }
     }
   } else {
     for (i = 0; i < nl; i++)
-      if (val[o[i].prop] && (!gate[i] || val[gate[i] - 1]))
+      if (val[o[i].prop] && val[gate[i]])
         m[k++] = o[i].term;
   }
   *moves = m;
@@ -2098,8 +2102,7 @@ int ground_is_legal(gdl_ctx *ctx, size_t role, gdl_term move)
   uint32_t i;
   for (i = 0; i < G->nlegal[role]; i++)   /* static facts have no atom */
     if (G->legal[role][i].term == move) { /* of their own: look at all */
-      uint32_t g = G->lgate[role][i];
-      return G->val[G->legal[role][i].prop] && (!g || G->val[g - 1]);
+      return G->val[G->legal[role][i].prop] && G->val[G->lgate[role][i]];
     }
   return 0;
 }

@@ -5,12 +5,13 @@
  * States are stored once in a store: their facts (term ids) in one pool,
  * and per state its parent and the joint move that reached it, so a plan is
  * read back by following parents.  With the grounded engine a state is
- * its bits over the fluent slots instead (ground_state_words, in ground.c),
- * in as many 32-bit words, stored and compared the same way: the engine
- * sets them and makes them without looking a fact up.  Breadth-first search visits the states
- * in the order they were stored, which is the queue; depth-first search
- * keeps a stack of state ids.  A state is tested (terminal, goal 100) when
- * it is taken up for expansion, and terminal states are never expanded.
+ * its bits over the fluent slots instead (ground_state_words, in
+ * ground.c), in as many 32-bit words, stored and compared the same way:
+ * the engine sets them and makes them without looking a fact up.
+ * Breadth-first search visits the states in the order they were stored,
+ * which is the queue; depth-first search keeps a stack of state ids.  A
+ * state is tested (terminal, goal 100) when it is taken up for expansion,
+ * and terminal states are never expanded.
  *
  * Iterative deepening stores only the path: it never repeats a state of the
  * current path, and a bounded transposition table remembers the depth left
@@ -353,7 +354,7 @@ static int successors(search_t *S, succ_fn each, void *arg, int first)
     size_t j;
     for (j = 0; j < nm[r] && mv[r][j] != S->joint[r]; j++)
       ;
-    if (j == nm[r] || place > (size_t)-1 / nm[r])
+    if (j == nm[r] || place > (size_t)-1 / nm[r])   /* or too many */
       break;
     place = place * nm[r] + j;
     pick[r] = j;
@@ -371,9 +372,9 @@ static int successors(search_t *S, succ_fn each, void *arg, int first)
     if (S->words) {
       ground_next_bits(ctx, S->joint, S->child.facts);
       S->played = 1;
-    }
-    else if ((st = gdl_next(ctx, S->joint, &S->child)) != GDL_OK)
+    } else if ((st = gdl_next(ctx, S->joint, &S->child)) != GDL_OK) {
       ctx_throw(ctx, st, "%s", ctx->errmsg);
+    }
     S->res->generated++;
     if (each(S, arg, place))
       return 1;

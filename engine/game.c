@@ -304,24 +304,12 @@ gdl_status gdl_advance(gdl_ctx *ctx, const gdl_term *moves)
 
 gdl_status gdl_current(gdl_ctx *ctx, gdl_state *out)
 {
-  const rel_t *r;
-  uint32_t i;
   PROTECT(ctx);
   need_state(ctx);
-  if (GROUND(ctx)) {
+  if (GROUND(ctx))
     gdl_state_copy(ctx, out, cur_state(ctx));
-    UNPROTECT(ctx);
-    return GDL_OK;
-  }
-  r = &ctx->rels[ctx->r_true];
-  if (out->cap < r->n + 1 || !out->facts) {
-    out->facts = ctx_realloc(ctx, out->facts, (r->n + 1) * sizeof *out->facts);
-    out->cap = r->n + 1;
-  }
-  for (i = 0; i < r->n; i++)
-    out->facts[i] = TARG(ctx, r->facts[i], 0);
-  out->n = r->n;
-  sort_terms(ctx, out->facts, out->n, 0);
+  else
+    collect_args(ctx, ctx->r_true, out);
   UNPROTECT(ctx);
   return GDL_OK;
 }

@@ -2107,6 +2107,30 @@ int ground_is_legal(gdl_ctx *ctx, size_t role, gdl_term move)
   return 0;
 }
 
+/* The facts of the first n slots that are set in bits; those of next[]'s
+ * slots come first, sorted by id as next[] is. */
+static void slot_facts(gdl_ctx *ctx, const ground_t *G, const uint64_t *bits,
+                       uint32_t n, gdl_state *out)
+{
+  uint32_t i, k = 0;
+  if (out->cap < n + 1 || !out->facts) {
+    out->facts = ctx_realloc(ctx, out->facts, (n + 1) * sizeof *out->facts);
+    out->cap = n + 1;
+  }
+  for (i = 0; i < (n + 63) / 64; i++) {
+    uint64_t w = bits[i];
+    while (w) {
+      uint32_t b = i * 64 + (uint32_t)__builtin_ctzll(w);
+      if (b >= n)
+        break;
+      out->facts[k++] = b < G->nnext ? G->next[b].term
+                                     : TARG(ctx, G->atom[G->tprop[b]], 0);
+      w &= w - 1;
+    }
+  }
+  out->n = k;
+}
+
 /* The joint move `moves` played in the current state: the move phase. */
 static void play(gdl_ctx *ctx, ground_t *G, const gdl_term *moves)
 {
@@ -2168,25 +2192,18 @@ void ground_next(gdl_ctx *ctx, const gdl_term *moves, gdl_state *out)
   ground_t *G = ctx->ground;
   uint32_t i, k = 0;
   play(ctx, G, moves);
+  if (G->ready) {              /* the bits kept by propagation */
+    slot_facts(ctx, G, G->outbits, G->nnext, out);
+    return;
+  }
   if (out->cap < G->nnext + 1 || !out->facts) {
     out->facts = ctx_realloc(ctx, out->facts,
                              (G->nnext + 1) * sizeof *out->facts);
     out->cap = G->nnext + 1;
   }
-  if (G->ready) {
-    /* the bits kept by propagation, in next[] order */
-    for (i = 0; i < (G->nnext + 63) / 64; i++) {
-      uint64_t w = G->outbits[i];
-      while (w) {
-        out->facts[k++] = G->next[i * 64 + (uint32_t)__builtin_ctzll(w)].term;
-        w &= w - 1;
-      }
-    }
-  } else {
-    for (i = 0; i < G->nnext; i++)
-      if (G->val[G->next[i].prop])
-        out->facts[k++] = G->next[i].term;
-  }
+  for (i = 0; i < G->nnext; i++)
+    if (G->val[G->next[i].prop])
+      out->facts[k++] = G->next[i].term;
   out->n = k;
 }
 
@@ -2242,24 +2259,18 @@ void ground_set_bits(gdl_ctx *ctx, const uint32_t *w)
 {
   ground_t *G = ctx->ground;
   uint32_t i, n = ground_state_words(ctx) / 2;
-  if (!G->ready) {             /* a full pass, from the facts */
-    gdl_state s;
-    s.facts = ctx_alloc(ctx, (G->ntslots + 1) * sizeof *s.facts);
-    s.n = 0;
-    for (i = 0; i < G->ntslots; i++)
-      if ((w[i >> 5] >> (i & 31)) & 1)
-        s.facts[s.n++] = i < G->nnext
-                             ? G->next[i].term
-                             : TARG(ctx, G->atom[G->tprop[i]], 0);
-    ground_set_state(ctx, &s);
-    ctx_free(ctx, s.facts);
-    return;
-  }
-  for (i = 0; i < n; i++)
+  for (i = 0; i < n; i++)      /* the slots a rule reads */
     G->newbits[i] = ((uint64_t)w[2 * i] | (uint64_t)w[2 * i + 1] << 32) &
                     G->tmask[i];
   for (; i < G->ntslots / 64 + 1; i++)
     G->newbits[i] = 0;
+  if (!G->ready) {             /* a full pass, from the facts */
+    gdl_state s = { 0, 0, NULL };
+    slot_facts(ctx, G, G->newbits, G->ntslots, &s);
+    ground_set_state(ctx, &s);
+    ctx_free(ctx, s.facts);
+    return;
+  }
   apply_bits(ctx, G);
 }
 
@@ -2296,20 +2307,11 @@ int ground_advance(gdl_ctx *ctx, const gdl_term *moves)
   return 1;
 }
 
-/* The facts of the state ground_advance made, sorted by id as next[] is. */
+/* The facts of the state ground_advance made. */
 void ground_advanced_facts(gdl_ctx *ctx, gdl_state *out)
 {
-  ground_t *G = ctx->ground;
-  uint32_t i, k = 0;
-  if (out->cap < G->nnext + 1 || !out->facts) {
-    out->facts = ctx_realloc(ctx, out->facts,
-                             (G->nnext + 1) * sizeof *out->facts);
-    out->cap = G->nnext + 1;
-  }
-  for (i = 0; i < G->nnext; i++)
-    if ((G->statebits[i >> 6] >> (i & 63)) & 1)
-      out->facts[k++] = G->next[i].term;
-  out->n = k;
+  slot_facts(ctx, ctx->ground, ctx->ground->statebits, ctx->ground->nnext,
+             out);
 }
 
 /* ---- public ----------------------------------------------------------- */

@@ -36,7 +36,9 @@
 
 #define MAX_INPUTS (8u << 20)     /* 32 MB of inputs */
 #define MAX_RELAXED_FACTS 2000000
+#ifndef GROUND_SECONDS           /* cc -DGROUND_SECONDS=100: a build for valgrind */
 #define GROUND_SECONDS 5.0
+#endif
 
 /* Rules wait in G->buf[] while the components that come one after the
  * other read none of each other's relations (see ground_build), then
@@ -171,6 +173,16 @@ struct ground {
   uint32_t *trueof, trueofcap;
   uint32_t doesp[64], ndoes;  /* the `does` propositions that hold now */
   uint32_t **doesof, *doesofcap;
+  /* a checkpoint: the whole network as it was once the last state set
+   * from facts had propagated, so setting that state again (a playout
+   * starts from the initial state each time) is a copy, not a
+   * propagation of every change the playout made; see ground_set_state */
+  int cp_ok;
+  uint64_t *cpkey;           /* the state's slots (curbits) */
+  uint8_t *cpval;
+  uint32_t *cpcnt, *cpsupport;
+  uint64_t *cpout;
+  uint32_t cpdoes[64], cpndoes;
 };
 
 static void bucket_group(gdl_ctx *ctx, ground_t *G, group_t *g);
@@ -1716,6 +1728,11 @@ static void incr_build(gdl_ctx *ctx, ground_t *G)
   G->rpos = ctx_alloc(ctx, (G->nrules + 1) * sizeof *G->rpos);
   G->dval = ctx_alloc(ctx, n + 1);
   G->read = ctx_alloc(ctx, n + 1);
+  G->cpkey = ctx_alloc(ctx, (G->ntslots / 64 + 1) * sizeof *G->cpkey);
+  G->cpval = ctx_alloc(ctx, n + 1);
+  G->cpcnt = ctx_alloc(ctx, (G->nrules + 1) * sizeof *G->cpcnt);
+  G->cpsupport = ctx_alloc(ctx, (n + 1) * sizeof *G->cpsupport);
+  G->cpout = ctx_alloc(ctx, (G->nslots / 64 + 1) * sizeof *G->cpout);
   build_fans(ctx, G, 0);
 }
 
@@ -1728,6 +1745,7 @@ void ground_search_mode(gdl_ctx *ctx, int on)
    * run out of memory, the full passes go on (incr stays 0) */
   G->ready = 0;
   G->incr = 0;
+  G->cp_ok = 0;
   build_fans(ctx, G, on);
   G->dk_on = on;
   G->incr = 1;
@@ -2009,6 +2027,33 @@ static void apply_bits(gdl_ctx *ctx, ground_t *G)
   propagate(ctx, G);
 }
 
+/* Saves (save = 1) the network as it is, the current state its key, or
+ * puts the saved one back.  Only what propagation changes is kept: the
+ * values, the counts, the supports, the output and state bits and the
+ * moves that hold (no event waits, no group is dirty, once it is done). */
+static void checkpoint(ground_t *G, int save)
+{
+  uint32_t words = G->ntslots / 64 + 1, owords = G->nslots / 64 + 1;
+  if (save) {
+    memcpy(G->cpkey, G->curbits, words * sizeof *G->cpkey);
+    memcpy(G->cpval, G->val, G->nprops);
+    memcpy(G->cpcnt, G->cnt, G->nrules * sizeof *G->cnt);
+    memcpy(G->cpsupport, G->support, G->nprops * sizeof *G->support);
+    memcpy(G->cpout, G->outbits, owords * sizeof *G->outbits);
+    memcpy(G->cpdoes, G->doesp, G->ndoes * sizeof *G->doesp);
+    G->cpndoes = G->ndoes;
+    G->cp_ok = 1;
+  } else {
+    memcpy(G->curbits, G->cpkey, words * sizeof *G->cpkey);
+    memcpy(G->val, G->cpval, G->nprops);
+    memcpy(G->cnt, G->cpcnt, G->nrules * sizeof *G->cnt);
+    memcpy(G->support, G->cpsupport, G->nprops * sizeof *G->support);
+    memcpy(G->outbits, G->cpout, owords * sizeof *G->outbits);
+    memcpy(G->doesp, G->cpdoes, G->cpndoes * sizeof *G->doesp);
+    G->ndoes = G->cpndoes;
+  }
+}
+
 void ground_set_state(gdl_ctx *ctx, const gdl_state *s)
 {
   ground_t *G = ctx->ground;
@@ -2021,7 +2066,16 @@ void ground_set_state(gdl_ctx *ctx, const gdl_state *s)
         uint32_t b = G->tslot[p] - 1;
         nb[b >> 6] |= (uint64_t)1 << (b & 63);
       }
+    if (G->dk_on) {            /* a search: states are set by their bits */
+      apply_bits(ctx, G);
+      return;
+    }
+    if (G->cp_ok && memcmp(nb, G->cpkey, words * sizeof *nb) == 0) {
+      checkpoint(G, 0);
+      return;
+    }
     apply_bits(ctx, G);
+    checkpoint(G, 1);
     return;
   }
   memset(G->val, 0, G->nprops);
@@ -2044,6 +2098,8 @@ void ground_set_state(gdl_ctx *ctx, const gdl_state *s)
      * move is a change of `does` propositions like any other */
     run(G, P_MOVE, NULL, 0);
     incr_init(G, ctx->nroles);
+    if (!G->dk_on)
+      checkpoint(G, 1);
   }
 }
 

@@ -73,6 +73,21 @@ typedef struct {
   gdl_term term;             /* the move, goal value or fluent */
 } out_t;
 
+/* A role's legal moves read off the output bits, where its moves have at
+ * most MAX_LGATES gates besides `always` (see gate_legal): each gate is
+ * looked at once, not the gate of every move whose rule holds, which in
+ * a game of turns is mostly the moves of the turn the role has not. */
+#define MAX_LGATES 4
+struct lread {
+  const out_t *o;            /* legal[r] */
+  gdl_term *buf;             /* legalbuf[r] */
+  uint32_t word, nw;         /* its first output word, its words */
+  uint32_t ng;               /* gates, or 0: look at each move's */
+  uint32_t gate[MAX_LGATES];
+  uint64_t *mask;            /* per word: its slots gated by `always`,
+                                then by gate[0], ... */
+};
+
 struct ground {
   /* propositions */
   uint32_t nprops, propcap;
@@ -155,6 +170,7 @@ struct ground {
   uint64_t *outbits;         /* per output slot: holds (once ready; the
                                 `next` ones too) */
   uint32_t *legalslot;       /* per role: its first slot, legal[r][0] */
+  struct lread *lread;       /* per role: reading its legal moves */
   uint32_t nslots;           /* next[i] has slot i; each role's begin on
                                 a word */
   /* fluent slots: slot i < nnext is the fluent of next[i], so that a
@@ -1639,6 +1655,37 @@ static void build_fans(gdl_ctx *ctx, ground_t *G, int dk)
   }
 }
 
+static void lread_build(gdl_ctx *ctx, ground_t *G)
+{
+  uint32_t r, j, k;
+  G->lread = ctx_alloc(ctx, (ctx->nroles + 1) * sizeof *G->lread);
+  for (r = 0; r < ctx->nroles; r++) {
+    struct lread *L = &G->lread[r];
+    uint32_t ng = 0;
+    L->o = G->legal[r];
+    L->buf = G->legalbuf[r];
+    L->word = G->legalslot[r] / 64;
+    L->nw = (G->nlegal[r] + 63) / 64;
+    L->mask = ctx_alloc(ctx, ((MAX_LGATES + 1) * L->nw + 1) * sizeof *L->mask);
+    for (j = 0; j < G->nlegal[r]; j++) {
+      uint32_t g = G->lgate[r][j];
+      if (g == G->always) {
+        k = 0;
+      } else {
+        for (k = 0; k < ng && L->gate[k] != g; k++)
+          ;
+        if (k == MAX_LGATES)
+          break;
+        if (k == ng)
+          L->gate[ng++] = g;
+        k++;
+      }
+      L->mask[k * L->nw + j / 64] |= (uint64_t)1 << (j % 64);
+    }
+    L->ng = j < G->nlegal[r] ? 0 : ng + 1;
+  }
+}
+
 static void incr_build(gdl_ctx *ctx, ground_t *G)
 {
   uint32_t g, r, i, p, n = G->nprops;
@@ -1728,6 +1775,7 @@ static void incr_build(gdl_ctx *ctx, ground_t *G)
   G->rpos = ctx_alloc(ctx, (G->nrules + 1) * sizeof *G->rpos);
   G->dval = ctx_alloc(ctx, n + 1);
   G->read = ctx_alloc(ctx, n + 1);
+  lread_build(ctx, G);
   G->cpkey = ctx_alloc(ctx, (G->ntslots / 64 + 1) * sizeof *G->cpkey);
   G->cpval = ctx_alloc(ctx, n + 1);
   G->cpcnt = ctx_alloc(ctx, (G->nrules + 1) * sizeof *G->cpcnt);
@@ -2112,7 +2160,24 @@ void ground_legal(gdl_ctx *ctx, size_t role, const gdl_term **moves,
   gdl_term *m = G->legalbuf[role];
   uint32_t i, k = 0, nl = G->nlegal[role];
   const uint32_t *gate = G->lgate[role];
-  if (G->ready) {              /* the bits kept by propagation */
+  if (G->ready && G->lread[role].ng) {   /* the bits kept, the gates */
+    const struct lread *L = &G->lread[role];
+    const uint64_t *ob = G->outbits + L->word;
+    for (i = 0; i < L->nw; i++) {
+      uint64_t on = L->mask[i], w;
+      uint32_t g;
+      for (g = 1; g < L->ng; g++)   /* (a mask kept or not: no branch) */
+        on |= L->mask[g * L->nw + i] & ((uint64_t)0 - val[L->gate[g - 1]]);
+      w = ob[i] & on;
+      while (w) {
+        L->buf[k++] = L->o[i * 64 + (uint32_t)__builtin_ctzll(w)].term;
+        w &= w - 1;
+      }
+    }
+    *moves = L->buf;
+    *n = k;
+    return;
+  } else if (G->ready) {       /* the bits kept by propagation */
     uint32_t lo = G->legalslot[role];
     for (i = lo / 64; i < (lo + nl + 63) / 64; i++) {
       uint64_t w = G->outbits[i];

@@ -84,8 +84,8 @@ struct lread {
   uint32_t word, nw;         /* its first output word, its words */
   uint32_t ng;               /* gates, or 0: look at each move's */
   uint32_t gate[MAX_LGATES];
-  uint64_t *mask;            /* per word: its slots gated by `always`,
-                                then by gate[0], ... */
+  uint64_t *mask;            /* per word, MAX_LGATES + 1 masks: its
+                                slots gated by `always`, by gate[0], ... */
 };
 
 struct ground {
@@ -1680,7 +1680,7 @@ static void lread_build(gdl_ctx *ctx, ground_t *G)
           L->gate[ng++] = g;
         k++;
       }
-      L->mask[k * L->nw + j / 64] |= (uint64_t)1 << (j % 64);
+      L->mask[j / 64 * (MAX_LGATES + 1) + k] |= (uint64_t)1 << (j % 64);
     }
     L->ng = j < G->nlegal[r] ? 0 : ng + 1;
   }
@@ -2151,33 +2151,17 @@ void ground_set_state(gdl_ctx *ctx, const gdl_state *s)
   }
 }
 
-void ground_legal(gdl_ctx *ctx, size_t role, const gdl_term **moves,
-                  uint32_t *n)
+/* ground_legal where the network is not kept up to date, or a role has
+ * too many gates: each move's gate looked at. */
+static __attribute__((noinline)) void
+legal_by_move(ground_t *G, size_t role, const gdl_term **moves, uint32_t *n)
 {
-  ground_t *G = ctx->ground;
   const out_t *o = G->legal[role];
   const uint8_t *val = G->val;
   gdl_term *m = G->legalbuf[role];
   uint32_t i, k = 0, nl = G->nlegal[role];
   const uint32_t *gate = G->lgate[role];
-  if (G->ready && G->lread[role].ng) {   /* the bits kept, the gates */
-    const struct lread *L = &G->lread[role];
-    const uint64_t *ob = G->outbits + L->word;
-    for (i = 0; i < L->nw; i++) {
-      uint64_t on = L->mask[i], w;
-      uint32_t g;
-      for (g = 1; g < L->ng; g++)   /* (a mask kept or not: no branch) */
-        on |= L->mask[g * L->nw + i] & ((uint64_t)0 - val[L->gate[g - 1]]);
-      w = ob[i] & on;
-      while (w) {
-        L->buf[k++] = L->o[i * 64 + (uint32_t)__builtin_ctzll(w)].term;
-        w &= w - 1;
-      }
-    }
-    *moves = L->buf;
-    *n = k;
-    return;
-  } else if (G->ready) {       /* the bits kept by propagation */
+  if (G->ready) {              /* the bits kept by propagation */
     uint32_t lo = G->legalslot[role];
     for (i = lo / 64; i < (lo + nl + 63) / 64; i++) {
       uint64_t w = G->outbits[i];
@@ -2195,6 +2179,30 @@ void ground_legal(gdl_ctx *ctx, size_t role, const gdl_term **moves,
   }
   *moves = m;
   *n = k;
+}
+
+void ground_legal(gdl_ctx *ctx, size_t role, const gdl_term **moves,
+                  uint32_t *n)
+{
+  ground_t *G = ctx->ground;
+  const struct lread *L = &G->lread[role];
+  if (G->ready && L->ng) {     /* the bits kept, under the gates' masks */
+    const uint64_t *ob = G->outbits + L->word, *mk = L->mask;
+    const uint8_t *val = G->val;
+    uint32_t i, g, k = 0;
+    for (i = 0; i < L->nw; i++, mk += MAX_LGATES + 1) {
+      const out_t *o = L->o + i * 64;
+      uint64_t on = mk[0], w;
+      for (g = 1; g < L->ng; g++)   /* (a mask kept or not: no branch) */
+        on |= mk[g] & ((uint64_t)0 - val[L->gate[g - 1]]);
+      for (w = ob[i] & on; w; w &= w - 1)
+        L->buf[k++] = o[__builtin_ctzll(w)].term;
+    }
+    *moves = L->buf;
+    *n = k;
+    return;
+  }
+  legal_by_move(G, role, moves, n);
 }
 
 int ground_terminal(gdl_ctx *ctx)

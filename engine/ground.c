@@ -708,6 +708,65 @@ static void drop_aliases(gdl_ctx *ctx, ground_t *G)
   ctx_free(ctx, to);
 }
 
+/* Rules that no output depends on go: their propositions are read only
+ * by each other (ticTacToe derives (row 1 b) for (line b), which no rule
+ * of legal, goal, terminal or next reads), and every change of their
+ * inputs would still count them.  Such a proposition is never derived;
+ * nothing looks at it.  The outputs are the roots, and every input of a
+ * rule kept is needed. */
+static void drop_dead(gdl_ctx *ctx, ground_t *G)
+{
+  uint32_t n = G->nprops, g, r, i, k, at, nr, top = 0, p;
+  uint32_t *lo = ctx_alloc(ctx, (n + 2) * sizeof *lo);   /* rules by head */
+  uint32_t *by = ctx_alloc(ctx, (G->nrules + 1) * sizeof *by);
+  uint32_t *stack = ctx_alloc(ctx, (n + 1) * sizeof *stack);
+  uint8_t *live = ctx_alloc(ctx, n + 1);
+  for (r = 0; r < G->nrules; r++)
+    lo[G->head[r] + 2]++;
+  for (p = 0; p < n; p++)
+    lo[p + 2] += lo[p + 1];
+  for (r = 0; r < G->nrules; r++)
+    by[lo[G->head[r] + 1]++] = r;
+  for (p = 0; p < n; p++)
+    if (is_output(ctx, G->atom[p])) {
+      live[p] = 1;
+      stack[top++] = p;
+    }
+  while (top) {
+    p = stack[--top];
+    for (k = lo[p]; k < lo[p + 1]; k++)
+      for (i = G->in_lo[by[k]]; i < G->in_lo[by[k] + 1]; i++)
+        if (!live[G->in[i] >> 1]) {
+          live[G->in[i] >> 1] = 1;
+          stack[top++] = G->in[i] >> 1;
+        }
+  }
+  at = nr = 0;
+  for (g = 0; g < G->ngroups; g++) {
+    group_t *gr = &G->groups[g];
+    uint32_t first = nr;
+    for (r = gr->lo; r < gr->hi; r++) {
+      uint32_t a = G->in_lo[r], b = G->in_lo[r + 1];
+      if (!live[G->head[r]])
+        continue;
+      G->head[nr] = G->head[r];
+      G->in_lo[nr] = at;
+      for (k = a; k < b; k++)
+        G->in[at++] = G->in[k];
+      nr++;
+    }
+    gr->lo = first;
+    gr->hi = nr;
+  }
+  G->nrules = nr;
+  G->nin = at;
+  G->in_lo[nr] = at;
+  ctx_free(ctx, lo);
+  ctx_free(ctx, by);
+  ctx_free(ctx, stack);
+  ctx_free(ctx, live);
+}
+
 /* The rules of buffer b as a group of the network. */
 static void flush(gdl_ctx *ctx, ground_t *G, int b, int phase, int recursive)
 {
@@ -1397,6 +1456,7 @@ gdl_status ground_build(gdl_ctx *ctx)
     G->head = ctx_alloc(ctx, sizeof *G->head);
   }
   drop_aliases(ctx, G);
+  drop_dead(ctx, G);
   for (i = 0; i < G->ngroups; i++)
     if (G->groups[i].phase == P_MOVE)
       bucket_group(ctx, G, &G->groups[i]);

@@ -643,6 +643,32 @@ static int is_output(const gdl_ctx *ctx, gdl_term a)
           ((t->sym == S_LEGAL || t->sym == S_GOAL) && t->arity == 2));
 }
 
+/* The rules whose head is not `gone` kept, in their order, their groups
+ * closed up around them. */
+static void keep_rules(ground_t *G, const uint8_t *gone)
+{
+  uint32_t g, r, k, at = 0, nr = 0;
+  for (g = 0; g < G->ngroups; g++) {
+    group_t *gr = &G->groups[g];
+    uint32_t first = nr;
+    for (r = gr->lo; r < gr->hi; r++) {
+      uint32_t a = G->in_lo[r], b = G->in_lo[r + 1];
+      if (gone[G->head[r]])
+        continue;
+      G->head[nr] = G->head[r];
+      G->in_lo[nr] = at;
+      for (k = a; k < b; k++)
+        G->in[at++] = G->in[k];
+      nr++;
+    }
+    gr->lo = first;
+    gr->hi = nr;
+  }
+  G->nrules = nr;
+  G->nin = at;
+  G->in_lo[nr] = at;
+}
+
 /* A proposition with one rule of one input, (hole ?r ?c) <= (true (tile
  * ?r ?c blank)), is that input under another name: its readers read the
  * input itself and its rule goes, one change and one rule fewer each
@@ -650,9 +676,10 @@ static int is_output(const gdl_ctx *ctx, gdl_term a)
  * for the heads of recursive groups. */
 static void drop_aliases(gdl_ctx *ctx, ground_t *G)
 {
-  uint32_t n = G->nprops, g, r, i, k, at, nr;
+  uint32_t n = G->nprops, g, r, i;
   uint32_t *rules = ctx_alloc(ctx, (n + 1) * sizeof *rules);
   uint32_t *to = ctx_alloc(ctx, (n + 1) * sizeof *to);   /* code + 1 */
+  uint8_t *gone;
   int any = 0;
   for (g = 0; g < G->ngroups; g++)
     for (r = G->groups[g].lo; r < G->groups[g].hi; r++)
@@ -678,31 +705,16 @@ static void drop_aliases(gdl_ctx *ctx, ground_t *G)
       to[i] = c;
     }
     /* readers read the input; the alias rules go */
+    gone = ctx_alloc(ctx, n + 1);
     for (i = 0; i < G->nin; i++) {
       uint32_t c = G->in[i];
       if (to[c >> 1])
         G->in[i] = (to[c >> 1] - 1) ^ (c & 1);
     }
-    at = nr = 0;
-    for (g = 0; g < G->ngroups; g++) {
-      group_t *gr = &G->groups[g];
-      uint32_t lo = nr;
-      for (r = gr->lo; r < gr->hi; r++) {
-        uint32_t a = G->in_lo[r], b = G->in_lo[r + 1];
-        if (to[G->head[r]])
-          continue;
-        G->head[nr] = G->head[r];
-        G->in_lo[nr] = at;
-        for (k = a; k < b; k++)
-          G->in[at++] = G->in[k];
-        nr++;
-      }
-      gr->lo = lo;
-      gr->hi = nr;
-    }
-    G->nrules = nr;
-    G->nin = at;
-    G->in_lo[nr] = at;
+    for (i = 0; i < n; i++)
+      gone[i] = to[i] != 0;
+    keep_rules(G, gone);
+    ctx_free(ctx, gone);
   }
   ctx_free(ctx, rules);
   ctx_free(ctx, to);
@@ -716,55 +728,37 @@ static void drop_aliases(gdl_ctx *ctx, ground_t *G)
  * rule kept is needed. */
 static void drop_dead(gdl_ctx *ctx, ground_t *G)
 {
-  uint32_t n = G->nprops, g, r, i, k, at, nr, top = 0, p;
+  uint32_t n = G->nprops, r, i, k, top = 0, p;
   uint32_t *lo = ctx_alloc(ctx, (n + 2) * sizeof *lo);   /* rules by head */
   uint32_t *by = ctx_alloc(ctx, (G->nrules + 1) * sizeof *by);
   uint32_t *stack = ctx_alloc(ctx, (n + 1) * sizeof *stack);
-  uint8_t *live = ctx_alloc(ctx, n + 1);
+  uint8_t *gone = ctx_alloc(ctx, n + 1);
   for (r = 0; r < G->nrules; r++)
     lo[G->head[r] + 2]++;
   for (p = 0; p < n; p++)
     lo[p + 2] += lo[p + 1];
   for (r = 0; r < G->nrules; r++)
     by[lo[G->head[r] + 1]++] = r;
+  memset(gone, 1, n);
   for (p = 0; p < n; p++)
     if (is_output(ctx, G->atom[p])) {
-      live[p] = 1;
+      gone[p] = 0;
       stack[top++] = p;
     }
   while (top) {
     p = stack[--top];
     for (k = lo[p]; k < lo[p + 1]; k++)
       for (i = G->in_lo[by[k]]; i < G->in_lo[by[k] + 1]; i++)
-        if (!live[G->in[i] >> 1]) {
-          live[G->in[i] >> 1] = 1;
+        if (gone[G->in[i] >> 1]) {
+          gone[G->in[i] >> 1] = 0;
           stack[top++] = G->in[i] >> 1;
         }
   }
-  at = nr = 0;
-  for (g = 0; g < G->ngroups; g++) {
-    group_t *gr = &G->groups[g];
-    uint32_t first = nr;
-    for (r = gr->lo; r < gr->hi; r++) {
-      uint32_t a = G->in_lo[r], b = G->in_lo[r + 1];
-      if (!live[G->head[r]])
-        continue;
-      G->head[nr] = G->head[r];
-      G->in_lo[nr] = at;
-      for (k = a; k < b; k++)
-        G->in[at++] = G->in[k];
-      nr++;
-    }
-    gr->lo = first;
-    gr->hi = nr;
-  }
-  G->nrules = nr;
-  G->nin = at;
-  G->in_lo[nr] = at;
+  keep_rules(G, gone);
   ctx_free(ctx, lo);
   ctx_free(ctx, by);
   ctx_free(ctx, stack);
-  ctx_free(ctx, live);
+  ctx_free(ctx, gone);
 }
 
 /* The rules of buffer b as a group of the network. */

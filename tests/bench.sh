@@ -21,6 +21,22 @@ ratios=
 num() { sed -n "s/.*\"$1\": \([0-9.]*\).*/\1/p"; }
 max() { awk -v a="$1" -v b="$2" 'BEGIN { print (b != "" && (a == "" || b + 0 > a + 0)) ? b : a }'; }
 min() { awk -v a="$1" -v b="$2" 'BEGIN { print (b != "" && (a == "" || b + 0 < a + 0)) ? b : a }'; }
+# The published anchors of issue #5 (gdl-perf results, other hardware):
+# Sancho, and ggplib where it was measured.
+anchor() {
+  case $1 in
+    single/eightPuzzle) echo 206k ;;
+    single/hanoi) echo 1.15M ;;
+    single/buttons) echo 2.42M ;;
+    single/lightsOut) echo 637k ;;
+    single/knightsTour) echo 1.32M ;;
+    single/peg) echo 455k ;;
+    single/sudokuGrade1) echo 603k ;;
+    multi/ticTacToe) echo "774k-1.05M / 2.87M" ;;
+    multi/connectFour) echo "976k-1.42M / 2.65M" ;;
+    multi/breakthrough) echo 840k ;;
+  esac
+}
 ratio() { awk -v a="$1" -v b="$2" 'BEGIN { if (a > 0 && b > 0) printf "%.1f", a / b; else print "-" }'; }
 
 echo "# Performance"
@@ -33,8 +49,8 @@ echo "ratios, which come from one run."
 echo
 echo "## Random playouts (states per second)"
 echo
-echo "| game | gdl | engine | gdl set-up ms | SWI-Prolog reference | ratio |"
-echo "|---|---:|---|---:|---:|---:|"
+echo "| game | gdl | engine | gdl set-up ms | SWI-Prolog reference | ratio | published: Sancho / ggplib |"
+echo "|---|---:|---|---:|---:|---:|---:|"
 for g in single/eightPuzzle single/hanoi single/buttons single/lightsOut single/knightsTour single/peg single/sudokuGrade1 multi/ticTacToe multi/connectFour multi/breakthrough; do
   f=$C/$g.kif
   gs= gm= r=
@@ -51,7 +67,7 @@ for g in single/eightPuzzle single/hanoi single/buttons single/lightsOut single/
     i=$((i + 1))
   done
   ratio=$(ratio "$gs" "$r")
-  printf '| %s | %.0f | %s | %.1f | %.0f | %s |\n' "$g" "$gs" "$ge" "$gm" "${r:-0}" "$ratio"
+  printf '| %s | %.0f | %s | %.1f | %.0f | %s | %s |\n' "$g" "$gs" "$ge" "$gm" "${r:-0}" "$ratio" "$(anchor "$g")"
   ratios="$ratios $ratio"
 done
 echo

@@ -938,6 +938,32 @@ START_TEST(test_bench)
 }
 END_TEST
 
+/* gdl bench reads the clock every 1024 states and playouts: it still
+ * stops when no playout makes a state (the start is terminal), and when
+ * the time runs out within a playout (a game with no end but the 10,000
+ * steps' bound). */
+START_TEST(test_bench_stops)
+{
+  static const char *const games[] = {
+    "(role r) (init (p)) (<= terminal (true (p))) (legal r a)\n"
+    "(goal r 100)\n",
+    "(role r) (init (p)) (<= terminal (true (q))) (legal r a)\n"
+    "(<= (next (p)) (true (p))) (goal r 100)\n",
+  };
+  size_t i;
+  for (i = 0; i < sizeof games / sizeof games[0]; i++) {
+    char *path = temp_file(games[i]), *out, *err;
+    ck_assert_int_eq(tu_gdl_run(&out, &err, "bench %s --seconds 0.2", path),
+                     0);
+    ck_assert_has(out, "states/s");
+    free(out);
+    free(err);
+    remove(path);
+    free(path);
+  }
+}
+END_TEST
+
 /* gdl cat writes one file that solves like the puzzle and its library. */
 START_TEST(test_cat)
 {
@@ -1016,6 +1042,7 @@ Suite *cli_suite(void)
   tc = tcase_create("playout");
   tcase_add_test(tc, test_playout);
   tcase_add_test(tc, test_bench);
+  tcase_add_test(tc, test_bench_stops);
   tcase_add_test(tc, test_cat);
   suite_add_tcase(s, tc);
   return s;

@@ -2129,6 +2129,15 @@ static void apply_bits(gdl_ctx *ctx, ground_t *G)
   propagate(ctx, G);
 }
 
+/* n bytes from live to the checkpoint's cp (save), or back. */
+static void cp_copy(void *cp, void *live, size_t n, int save)
+{
+  if (save)
+    memcpy(cp, live, n);
+  else
+    memcpy(live, cp, n);
+}
+
 /* Saves (save = 1) the network as it is, the current state its key, or
  * puts the saved one back.  Only what propagation changes is kept: the
  * values, the counts, the supports, the output and state bits and the
@@ -2136,24 +2145,16 @@ static void apply_bits(gdl_ctx *ctx, ground_t *G)
 static void checkpoint(ground_t *G, int save)
 {
   uint32_t words = G->ntslots / 64 + 1, owords = G->nslots / 64 + 1;
-  if (save) {
-    memcpy(G->cpkey, G->curbits, words * sizeof *G->cpkey);
-    memcpy(G->cpval, G->val, G->nprops);
-    memcpy(G->cpcnt, G->cnt, G->nrules * sizeof *G->cnt);
-    memcpy(G->cpsupport, G->support, G->nprops * sizeof *G->support);
-    memcpy(G->cpout, G->outbits, owords * sizeof *G->outbits);
-    memcpy(G->cpdoes, G->doesp, G->ndoes * sizeof *G->doesp);
-    G->cpndoes = G->ndoes;
-    G->cp_ok = 1;
-  } else {
-    memcpy(G->curbits, G->cpkey, words * sizeof *G->cpkey);
-    memcpy(G->val, G->cpval, G->nprops);
-    memcpy(G->cnt, G->cpcnt, G->nrules * sizeof *G->cnt);
-    memcpy(G->support, G->cpsupport, G->nprops * sizeof *G->support);
-    memcpy(G->outbits, G->cpout, owords * sizeof *G->outbits);
-    memcpy(G->doesp, G->cpdoes, G->cpndoes * sizeof *G->doesp);
+  cp_copy(G->cpkey, G->curbits, words * sizeof *G->cpkey, save);
+  cp_copy(G->cpval, G->val, G->nprops, save);
+  cp_copy(G->cpcnt, G->cnt, G->nrules * sizeof *G->cnt, save);
+  cp_copy(G->cpsupport, G->support, G->nprops * sizeof *G->support, save);
+  cp_copy(G->cpout, G->outbits, owords * sizeof *G->outbits, save);
+  if (!save)
     G->ndoes = G->cpndoes;
-  }
+  cp_copy(G->cpdoes, G->doesp, G->ndoes * sizeof *G->doesp, save);
+  G->cpndoes = G->ndoes;
+  G->cp_ok = 1;
 }
 
 void ground_set_state(gdl_ctx *ctx, const gdl_state *s)

@@ -762,13 +762,31 @@ static int cmd_playout(gdl_ctx *ctx, const opts_t *o)
   return 0;
 }
 
+/* gdl bench's time: up once secs have passed since start, the clock read
+ * every 1024 states and playouts (done), not at each: a read can cost
+ * more than a tic-tac-toe step (150 ns on a VM). */
+typedef struct {
+  double start, secs;
+  unsigned long long check;
+  int up;
+} bench_clock_t;
+
+static int time_up(bench_clock_t *c, unsigned long long done)
+{
+  if (!c->up && done >= c->check) {
+    c->check = done + 1024;
+    c->up = now() - c->start >= c->secs;
+  }
+  return c->up;
+}
+
 static int cmd_bench(gdl_ctx *ctx, const opts_t *o, double t0)
 {
   gdl_state init = { 0, 0, NULL };
   uint64_t x = o->seed ? o->seed : 1;
   double secs = o->seconds > 0 ? o->seconds : 5, setup, start, el;
-  unsigned long long states = 0, playouts = 0, check = 0;
-  int up = 0;
+  unsigned long long states = 0, playouts = 0;
+  bench_clock_t clk = { 0, 0, 0, 0 };
   size_t k, r, n;
   gdl_term *joint;
   const gdl_term *mv;
@@ -779,24 +797,23 @@ static int cmd_bench(gdl_ctx *ctx, const opts_t *o, double t0)
   setup = (start - t0) * 1000.0;
   k = gdl_role_count(ctx);
   joint = calloc(k + 1, sizeof *joint);
-  /* the clock is read every 1024 states and playouts, not at each: a
-   * read can cost more than a tic-tac-toe step (150 ns on a VM) */
-#define TIME_UP()                                                         \
-  (up || (!o->playouts && states + playouts >= check &&                   \
-          (check = states + playouts + 1024, up = now() - start >= secs)))
+  clk.start = start;
+  clk.secs = secs;
   while (!interrupted && (o->playouts ? playouts < (unsigned long long)
                                                   o->playouts
-                                       : !TIME_UP())) {
+                                       : !time_up(&clk, states + playouts))) {
     int steps = 0;
     gdl_status st;
     if (!init.facts)
       gdl_initial(ctx, &init);
-    if ((st = gdl_set_state(ctx, &init)) != GDL_OK)
+    if ((st = gdl_set_state(ctx, &init)) != GDL_OK) {
+      free(joint);
       return fail(ctx, st);
+    }
     for (;;) {
       if (gdl_terminal(ctx) || steps++ >= 10000)
         break;
-      if (TIME_UP())
+      if (!o->playouts && time_up(&clk, states + playouts))
         break;                 /* a long playout: the time is up */
       for (r = 0; r < k; r++) {
         gdl_legal(ctx, r, &mv, &n);
@@ -806,13 +823,14 @@ static int cmd_bench(gdl_ctx *ctx, const opts_t *o, double t0)
       }
       if (r < k)
         break;
-      if ((st = gdl_advance(ctx, joint)) != GDL_OK)
+      if ((st = gdl_advance(ctx, joint)) != GDL_OK) {
+        free(joint);
         return fail(ctx, st);
+      }
       states++;
     }
     playouts++;
   }
-#undef TIME_UP
   el = now() - start;
   {
     size_t rules, inputs, props = gdl_ground_size(ctx, &rules, &inputs);

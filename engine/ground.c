@@ -190,11 +190,12 @@ struct ground {
   uint32_t doesp[64], ndoes;  /* the `does` propositions that hold now */
   uint32_t **doesof, *doesofcap;
   /* a checkpoint: the whole network as it was once the last state set
-   * from facts had propagated, so setting that state again (a playout
-   * starts from the initial state each time) is a copy, not a
+   * from facts had propagated, saved when that state is set a second time
+   * in a row (not for every state set), so that setting it again (a
+   * playout starts from the initial state each time) is a copy, not a
    * propagation of every change the playout made; see ground_set_state */
-  int cp_ok;
-  uint64_t *cpkey;           /* the state's slots (curbits) */
+  int cp_ok;                 /* the network is saved, for cpkey */
+  uint64_t *cpkey;           /* the last state set from facts: its slots */
   uint8_t *cpval;
   uint32_t *cpcnt, *cpsupport;
   uint64_t *cpout;
@@ -2173,12 +2174,16 @@ void ground_set_state(gdl_ctx *ctx, const gdl_state *s)
       apply_bits(ctx, G);
       return;
     }
-    if (G->cp_ok && memcmp(nb, G->cpkey, words * sizeof *nb) == 0) {
+    if (memcmp(nb, G->cpkey, words * sizeof *nb) != 0) {
+      apply_bits(ctx, G);      /* remembered: saved should it come again */
+      memcpy(G->cpkey, G->curbits, words * sizeof *G->cpkey);
+      G->cp_ok = 0;
+    } else if (G->cp_ok) {
       checkpoint(G, 0);
-      return;
+    } else {                   /* the same state set a second time */
+      apply_bits(ctx, G);
+      checkpoint(G, 1);
     }
-    apply_bits(ctx, G);
-    checkpoint(G, 1);
     return;
   }
   memset(G->val, 0, G->nprops);
@@ -2201,8 +2206,8 @@ void ground_set_state(gdl_ctx *ctx, const gdl_state *s)
      * move is a change of `does` propositions like any other */
     run(G, P_MOVE, NULL, 0);
     incr_init(G, ctx->nroles);
-    if (!G->dk_on)
-      checkpoint(G, 1);
+    memcpy(G->cpkey, G->curbits, words * sizeof *G->cpkey);
+    G->cp_ok = 0;
   }
 }
 

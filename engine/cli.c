@@ -664,11 +664,14 @@ static int cmd_query(gdl_ctx *ctx, const opts_t *o)
   return 0;
 }
 
-/* The random numbers of playouts; the Prolog reference uses the same. */
-static uint64_t rng_next(uint64_t *x)
+/* A random index below n, for playouts; the Prolog reference picks the
+ * same.  The top 31 bits of the generator scaled to n, not a remainder:
+ * a 64-bit division costs more than a tic-tac-toe rule visit many times
+ * over, and gdl bench makes one for every role at every step. */
+static size_t rng_pick(uint64_t *x, size_t n)
 {
   *x = *x * 6364136223846793005ull + 1442695040888963407ull;
-  return *x >> 33;
+  return (size_t)(((*x >> 33) * (uint64_t)n) >> 31);
 }
 
 static int cmd_playout(gdl_ctx *ctx, const opts_t *o)
@@ -742,7 +745,7 @@ static int cmd_playout(gdl_ctx *ctx, const opts_t *o)
         size_t pick;
         gdl_legal(ctx, r, &mv, &n);
         txt = terms_text(ctx, mv, n);
-        pick = (size_t)(rng_next(&x) % n);
+        pick = rng_pick(&x, n);
         for (i = 0; i < n; i++)
           if (strcmp(gdl_term_str(ctx, mv[i]), txt[pick]) == 0)
             joint[r] = mv[i];
@@ -819,7 +822,7 @@ static int cmd_bench(gdl_ctx *ctx, const opts_t *o, double t0)
         gdl_legal(ctx, r, &mv, &n);
         if (n == 0)
           break;
-        joint[r] = mv[rng_next(&x) % n];
+        joint[r] = mv[rng_pick(&x, n)];
       }
       if (r < k)
         break;

@@ -578,7 +578,7 @@ rng_next(R) :-
 pick(List, X) :-
     length(List, N),
     rng_next(R),
-    I is R mod N,
+    I is (R * N) >> 31,
     nth0(I, List, X).
 
 		 /*******************************

@@ -166,7 +166,10 @@ struct ground {
   uint8_t *read;             /* per proposition: 1 a rule reads it, 2
                                 rules of one move read it (dkfan, ready),
                                 8 it is a `next` or `legal` output */
-  uint32_t *outof;           /* per proposition: 1 + its output slot */
+  uint32_t *outof;           /* per proposition: 1 + its output slot, or
+                                0 */
+  uint32_t *outlo, *outs;    /* ... all of them, outs[outlo[p], outlo[p +
+                                1]) (see alias_outputs: may be several) */
   uint64_t *outbits;         /* per output slot: holds (once ready; the
                                 `next` ones too) */
   uint32_t *legalslot;       /* per role: its first slot, legal[r][0] */
@@ -187,7 +190,8 @@ struct ground {
   /* per fluent term: 2 + its `true` proposition, 1 none, 0 not looked
    * up yet; per role and move term the same for `does` */
   uint32_t *trueof, trueofcap;
-  uint32_t doesp[64], ndoes;  /* the `does` propositions that hold now */
+  uint32_t doesp[64];        /* per role: its `does` proposition that
+                                holds now, or UINT32_MAX */
   uint32_t **doesof, *doesofcap;
   /* a checkpoint: the whole network as it was once the last state set
    * from facts had propagated, saved when that state is set a second time
@@ -199,7 +203,7 @@ struct ground {
   uint8_t *cpval;
   uint32_t *cpcnt, *cpsupport;
   uint64_t *cpout;
-  uint32_t cpdoes[64], cpndoes;
+  uint32_t cpdoes[64];
 };
 
 static void bucket_group(gdl_ctx *ctx, ground_t *G, group_t *g);
@@ -1171,41 +1175,61 @@ static void share_inputs(gdl_ctx *ctx, ground_t *G, int rb)
 
 #define GATE_READERS 8
 
+/* Per proposition: the rules that derive it (a recursive one counts 2:
+ * never one), the last of them, and the rules that read it. */
+typedef struct {
+  uint32_t *rules, *rule, *readers;
+} derive_t;
+
+static void derive_counts(gdl_ctx *ctx, const ground_t *G, derive_t *d)
+{
+  uint32_t n = G->nprops, g, i;
+  d->readers = ctx_alloc(ctx, (n + 1) * sizeof *d->readers);
+  d->rules = ctx_alloc(ctx, (n + 1) * sizeof *d->rules);
+  d->rule = ctx_alloc(ctx, (n + 1) * sizeof *d->rule);
+  for (i = 0; i < G->nin; i++)
+    d->readers[G->in[i] >> 1]++;
+  for (g = 0; g < G->ngroups; g++)
+    for (i = G->groups[g].lo; i < G->groups[g].hi; i++) {
+      uint32_t h = G->head[i];
+      d->rules[h] += G->groups[g].recursive ? 2 : 1;
+      d->rule[h] = i;
+    }
+}
+
+static void derive_free(gdl_ctx *ctx, derive_t *d)
+{
+  ctx_free(ctx, d->readers);
+  ctx_free(ctx, d->rules);
+  ctx_free(ctx, d->rule);
+}
+
 static void gate_legal(gdl_ctx *ctx, ground_t *G)
 {
-  uint32_t n = G->nprops, r, i, j, g;
-  uint32_t *readers = ctx_alloc(ctx, (n + 1) * sizeof *readers);
-  uint32_t *rules = ctx_alloc(ctx, (n + 1) * sizeof *rules);
-  uint32_t *rule = ctx_alloc(ctx, (n + 1) * sizeof *rule);
+  uint32_t r, j;
+  derive_t d;
+  derive_counts(ctx, G, &d);
   G->lgate = ctx_alloc(ctx, (ctx->nroles + 1) * sizeof *G->lgate);
   for (r = 0; r < ctx->nroles; r++) {
     G->lgate[r] = ctx_alloc(ctx, (G->nlegal[r] + 1) * sizeof **G->lgate);
     for (j = 0; j < G->nlegal[r]; j++)
       G->lgate[r][j] = G->always;
   }
-  for (i = 0; i < G->nin; i++)
-    readers[G->in[i] >> 1]++;
-  for (g = 0; g < G->ngroups; g++)
-    for (i = G->groups[g].lo; i < G->groups[g].hi; i++) {
-      uint32_t h = G->head[i];
-      rules[h] += G->groups[g].recursive ? 2 : 1;   /* recursive: never */
-      rule[h] = i;
-    }
   for (r = 0; r < ctx->nroles; r++)
     for (j = 0; j < G->nlegal[r]; j++) {
       uint32_t p = G->legal[r][j].prop, k, best = UINT32_MAX, bestn = 0;
       uint32_t lo, hi;
-      if (p == G->always || rules[p] != 1 || readers[p] != 0)
+      if (p == G->always || d.rules[p] != 1 || d.readers[p] != 0)
         continue;
-      lo = G->in_lo[rule[p]];
-      hi = G->in_lo[rule[p] + 1];
+      lo = G->in_lo[d.rule[p]];
+      hi = G->in_lo[d.rule[p] + 1];
       if (hi - lo < 2)
         continue;
       for (k = lo; k < hi; k++) {
         uint32_t q = G->in[k] >> 1;
-        if (!(G->in[k] & 1) && q != G->always && readers[q] > bestn) {
+        if (!(G->in[k] & 1) && q != G->always && d.readers[q] > bestn) {
           best = k;
-          bestn = readers[q];
+          bestn = d.readers[q];
         }
       }
       if (bestn < GATE_READERS)
@@ -1213,9 +1237,48 @@ static void gate_legal(gdl_ctx *ctx, ground_t *G)
       G->lgate[r][j] = G->in[best] >> 1;
       G->in[best] = G->always * 2;
     }
-  ctx_free(ctx, readers);
-  ctx_free(ctx, rules);
-  ctx_free(ctx, rule);
+  derive_free(ctx, &d);
+}
+
+/* An output whose one rule reads one proposition (and `always`), which
+ * no rule reads, is that proposition: tic-tac-toe's (next (control
+ * oplayer)) <= (true (control xplayer)), or a gated legal move <= (true
+ * (cell 1 1 b)).  The output names the input instead and the rule goes:
+ * a change of the input sets the output's bit itself (an input may then
+ * have several output slots), where it was one more rule to count, one
+ * more proposition to change and one more event. */
+static void alias_outputs(gdl_ctx *ctx, ground_t *G)
+{
+  uint32_t r, j, i, n = G->nprops;
+  uint8_t *gone = ctx_alloc(ctx, n + 1);
+  int any = 0;
+  derive_t d;
+  derive_counts(ctx, G, &d);
+  for (r = 0; r <= 2 * ctx->nroles; r++) {
+    out_t *o = r == 2 * ctx->nroles ? G->next
+               : r % 2 ? G->goal[r / 2] : G->legal[r / 2];
+    uint32_t no = r == 2 * ctx->nroles ? G->nnext
+                  : r % 2 ? G->ngoal[r / 2] : G->nlegal[r / 2];
+    for (j = 0; j < no; j++) {
+      uint32_t p = o[j].prop, q = UINT32_MAX, k = 0;
+      if (p == G->always || d.rules[p] != 1 || d.readers[p] != 0)
+        continue;
+      for (i = G->in_lo[d.rule[p]]; i < G->in_lo[d.rule[p] + 1]; i++)
+        if (G->in[i] != G->always * 2) {
+          q = G->in[i];
+          k++;
+        }
+      if (k != 1 || (q & 1))
+        continue;
+      o[j].prop = q >> 1;
+      gone[p] = 1;
+      any = 1;
+    }
+  }
+  if (any)
+    keep_rules(G, gone);
+  derive_free(ctx, &d);
+  ctx_free(ctx, gone);
 }
 
 /* ---- building --------------------------------------------------------- */
@@ -1452,6 +1515,9 @@ gdl_status ground_build(gdl_ctx *ctx)
   }
   drop_aliases(ctx, G);
   drop_dead(ctx, G);
+  outputs(ctx, G);
+  gate_legal(ctx, G);
+  alias_outputs(ctx, G);
   for (i = 0; i < G->ngroups; i++)
     if (G->groups[i].phase == P_MOVE)
       bucket_group(ctx, G, &G->groups[i]);
@@ -1461,8 +1527,6 @@ gdl_status ground_build(gdl_ctx *ctx)
     uint32_t ph = G->groups[i].phase;
     G->phg[ph][G->nphg[ph]++] = i;
   }
-  outputs(ctx, G);
-  gate_legal(ctx, G);
   G->val = ctx_alloc(ctx, G->nprops + 1);
   G->mset = ctx_alloc(ctx, (G->nmoveprops + 1) * sizeof *G->mset);
   incr_build(ctx, G);
@@ -1706,7 +1770,9 @@ static void build_fans(gdl_ctx *ctx, ground_t *G, int dk)
             G->ready_lo[2 * p] != G->ready_lo[2 * p + 2];
     G->read[p] = (uint8_t)((G->fan_lo[2 * p] != G->fan_lo[2 * p + 2] ||
                             G->gfan_lo[p] != G->gfan_lo[p + 1] || d) |
-                           (d ? 2 : 0) | (G->outof[p] ? 8 : 0));
+                           (d ? 2 : 0) |
+                           (G->outof[p] ? 8 : 0) |
+                           (G->outlo[p + 1] - G->outlo[p] > 1 ? 16 : 0));
   }
 }
 
@@ -1741,10 +1807,48 @@ static void lread_build(gdl_ctx *ctx, ground_t *G)
   }
 }
 
+/* The output slots of each proposition (outlo, outs): next[] then each
+ * role's legal[]; `always` has none, it never changes.  Counted first,
+ * then placed (outlo[p + 1] counts). */
+static void out_slots(gdl_ctx *ctx, ground_t *G)
+{
+  uint32_t pass, i, j, n = G->nprops, *at = NULL;
+  G->outlo = ctx_alloc(ctx, (n + 2) * sizeof *G->outlo);
+  for (pass = 0; pass < 2; pass++) {
+    for (i = 0; i < G->nnext; i++)
+      if (G->next[i].prop != G->always) {
+        if (pass)
+          G->outs[at[G->next[i].prop]++] = i;
+        else
+          G->outlo[G->next[i].prop + 1]++;
+      }
+    for (i = 0; i < ctx->nroles; i++)
+      for (j = 0; j < G->nlegal[i]; j++)
+        if (G->legal[i][j].prop != G->always) {
+          if (pass)
+            G->outs[at[G->legal[i][j].prop]++] = G->legalslot[i] + j;
+          else
+            G->outlo[G->legal[i][j].prop + 1]++;
+        }
+    if (pass)
+      break;
+    for (i = 0; i < n; i++)
+      G->outlo[i + 1] += G->outlo[i];
+    G->outs = ctx_alloc(ctx, (G->outlo[n] + 1) * sizeof *G->outs);
+    at = ctx_alloc(ctx, (n + 1) * sizeof *at);
+    COPY(at, G->outlo, n * sizeof *at);
+  }
+  ctx_free(ctx, at);
+  G->outof = ctx_alloc(ctx, (n + 1) * sizeof *G->outof);
+  for (i = 0; i < n; i++)
+    if (G->outlo[i] != G->outlo[i + 1])
+      G->outof[i] = G->outs[G->outlo[i]] + 1;
+}
+
 static void incr_build(gdl_ctx *ctx, ground_t *G)
 {
   uint32_t g, r, i, p, n = G->nprops;
-  G->incr = ctx->nroles <= 64;     /* a joint move fits in doesp[] */
+  G->incr = ctx->nroles <= 64;     /* a role has a place in doesp[] */
   if (!G->incr)
     return;
   G->recgroup = ctx_alloc(ctx, (n + 1) * sizeof *G->recgroup);
@@ -1810,7 +1914,6 @@ static void incr_build(gdl_ctx *ctx, ground_t *G)
   }
   G->oldval = ctx_alloc(ctx, G->nrules + 1);
   /* output slots: next[], then each role's legal[] from a word on */
-  G->outof = ctx_alloc(ctx, (n + 1) * sizeof *G->outof);
   G->legalslot = ctx_alloc(ctx, (ctx->nroles + 1) * sizeof *G->legalslot);
   G->nslots = G->nnext;
   for (i = 0; i < ctx->nroles; i++) {
@@ -1818,13 +1921,7 @@ static void incr_build(gdl_ctx *ctx, ground_t *G)
     G->nslots = G->legalslot[i] + G->nlegal[i];
   }
   G->outbits = ctx_alloc(ctx, (G->nslots / 64 + 1) * sizeof *G->outbits);
-  for (i = 0; i < G->nnext; i++)
-    if (G->next[i].prop != G->always)     /* `always` never changes */
-      G->outof[G->next[i].prop] = i + 1;
-  for (i = 0; i < ctx->nroles; i++)
-    for (p = 0; p < G->nlegal[i]; p++)
-      if (G->legal[i][p].prop != G->always)
-        G->outof[G->legal[i][p].prop] = G->legalslot[i] + p + 1;
+  out_slots(ctx, G);
   G->dkcode = ctx_alloc(ctx, (G->nrules + 1) * sizeof *G->dkcode);
   G->nready = ctx_alloc(ctx, (2 * n + 2) * sizeof *G->nready);
   G->rpos = ctx_alloc(ctx, (G->nrules + 1) * sizeof *G->rpos);
@@ -1873,6 +1970,20 @@ static inline void ready_del(ground_t *G, uint32_t r)
   G->rpos[moved] = G->rpos[r];
 }
 
+/* Output slots of p after its first (see alias_outputs), now v. */
+static __attribute__((noinline)) void more_outs(ground_t *G, uint32_t p,
+                                                int v)
+{
+  uint32_t k;
+  for (k = G->outlo[p] + 1; k < G->outlo[p + 1]; k++) {
+    uint32_t i = G->outs[k];
+    if (v)
+      G->outbits[i >> 6] |= (uint64_t)1 << (i & 63);
+    else
+      G->outbits[i >> 6] &= ~((uint64_t)1 << (i & 63));
+  }
+}
+
 static inline void push_event(gdl_ctx *ctx, ground_t *G, uint32_t p, int v)
 {
   uint8_t f = G->read[p];
@@ -1882,6 +1993,8 @@ static inline void push_event(gdl_ctx *ctx, ground_t *G, uint32_t p, int v)
       G->outbits[i >> 6] |= (uint64_t)1 << (i & 63);
     else
       G->outbits[i >> 6] &= ~((uint64_t)1 << (i & 63));
+    if (f & 16)                /* ... and more */
+      more_outs(G, p, v);
   }
   if (!(f & 1))                /* an output no rule reads */
     return;
@@ -2079,7 +2192,7 @@ static void incr_init(ground_t *G, uint32_t roles)
   memset(G->support, 0, G->nprops * sizeof *G->support);
   memset(G->nready, 0, 2 * (size_t)G->nprops * sizeof *G->nready);
   COPY(G->dval, G->val, G->nprops);
-  G->ndoes = 0;
+  memset(G->doesp, 0xff, sizeof G->doesp);
   for (g = 0; g < G->ngroups; g++) {
     const group_t *gr = &G->groups[g];
     if (gr->recursive)
@@ -2151,10 +2264,7 @@ static void checkpoint(ground_t *G, int save)
   cp_copy(G->cpcnt, G->cnt, G->nrules * sizeof *G->cnt, save);
   cp_copy(G->cpsupport, G->support, G->nprops * sizeof *G->support, save);
   cp_copy(G->cpout, G->outbits, owords * sizeof *G->outbits, save);
-  if (!save)
-    G->ndoes = G->cpndoes;
-  cp_copy(G->cpdoes, G->doesp, G->ndoes * sizeof *G->doesp, save);
-  G->cpndoes = G->ndoes;
+  cp_copy(G->cpdoes, G->doesp, sizeof G->doesp, save);
   G->cp_ok = 1;
 }
 
@@ -2323,17 +2433,7 @@ static void slot_facts(gdl_ctx *ctx, const ground_t *G, const uint64_t *bits,
 /* The joint move `moves` played in the current state: the move phase. */
 static void play(gdl_ctx *ctx, ground_t *G, const gdl_term *moves)
 {
-  uint32_t i, j, r, nd = 0, does[64];
-  if (!G->ready) {
-    if (G->mset_ok)
-      for (i = 0; i < G->nmset; i++)
-        G->val[G->mset[i]] = 0;
-    else
-      for (i = 0; i < G->nmoveprops; i++)
-        G->val[G->moveprops[i]] = 0;
-    G->nmset = 0;
-    G->mset_ok = 1;
-  }
+  uint32_t i, r, nd = 0, does[64];
   if (!G->doesof) {
     G->doesof = ctx_alloc(ctx, (ctx->nroles + 1) * sizeof *G->doesof);
     G->doesofcap = ctx_alloc(ctx, (ctx->nroles + 1) * sizeof *G->doesofcap);
@@ -2345,35 +2445,48 @@ static void play(gdl_ctx *ctx, ground_t *G, const gdl_term *moves)
     args[1] = moves[r];
     p = cached_prop(ctx, G, &G->doesof[r], &G->doesofcap[r], moves[r],
                     S_DOES, 2, args);
-    if (p != UINT32_MAX && nd < 64)
+    if (G->ready) {
+      /* a role's move that changed is two events, like fluents in a
+       * state (UINT32_MAX: a move no rule reads); the old moves first */
+      uint32_t old = G->doesp[r];
+      does[r] = p;
+      if (p != old && old != UINT32_MAX) {
+        G->val[old] = 0;
+        push_event(ctx, G, old, 0);
+      }
+    } else if (p != UINT32_MAX && nd < 64) {
       does[nd++] = p;
+    }
   }
   if (G->ready) {
-    /* the moves that changed are events, like fluents in a state */
-    for (i = 0; i < G->ndoes; i++) {
-      for (j = 0; j < nd && does[j] != G->doesp[i]; j++)
-        ;
-      if (j == nd) {
-        G->val[G->doesp[i]] = 0;
-        push_event(ctx, G, G->doesp[i], 0);
+    /* ... so that the new ones are handled first: a disjunction of moves
+     * (tic-tac-toe's "a mark outside row 1") that holds before and after
+     * never drops in between, which would be two more events each */
+    for (r = 0; r < ctx->nroles; r++)
+      if (does[r] != G->doesp[r]) {
+        G->doesp[r] = does[r];
+        if (does[r] != UINT32_MAX) {
+          G->val[does[r]] = 1;
+          push_event(ctx, G, does[r], 1);
+        }
       }
-    }
-    for (j = 0; j < nd; j++)
-      if (!G->val[does[j]]) {
-        G->val[does[j]] = 1;
-        push_event(ctx, G, does[j], 1);
-      }
-    COPY(G->doesp, does, nd * sizeof *does);
-    G->ndoes = nd;
     propagate(ctx, G);
-  } else {
-    for (j = 0; j < nd; j++)
-      if (!G->val[does[j]]) {
-        G->val[does[j]] = 1;
-        G->mset[G->nmset++] = does[j];
-      }
-    run(G, P_MOVE, does, nd);
+    return;
   }
+  if (G->mset_ok)
+    for (i = 0; i < G->nmset; i++)
+      G->val[G->mset[i]] = 0;
+  else
+    for (i = 0; i < G->nmoveprops; i++)
+      G->val[G->moveprops[i]] = 0;
+  G->nmset = 0;
+  G->mset_ok = 1;
+  for (i = 0; i < nd; i++)
+    if (!G->val[does[i]]) {
+      G->val[does[i]] = 1;
+      G->mset[G->nmset++] = does[i];
+    }
+  run(G, P_MOVE, does, nd);
 }
 
 void ground_next(gdl_ctx *ctx, const gdl_term *moves, gdl_state *out)

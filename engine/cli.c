@@ -664,16 +664,6 @@ static int cmd_query(gdl_ctx *ctx, const opts_t *o)
   return 0;
 }
 
-/* A random index below n, for playouts; the Prolog reference picks the
- * same.  The top 31 bits of the generator scaled to n, not a remainder:
- * a 64-bit division costs more than a tic-tac-toe rule visit many times
- * over, and gdl bench makes one for every role at every step. */
-static size_t rng_pick(uint64_t *x, size_t n)
-{
-  *x = *x * 6364136223846793005ull + 1442695040888963407ull;
-  return (size_t)(((*x >> 33) * (uint64_t)n) >> 31);
-}
-
 static int cmd_playout(gdl_ctx *ctx, const opts_t *o)
 {
   gdl_state s = { 0, 0, NULL }, nx = { 0, 0, NULL };
@@ -745,7 +735,7 @@ static int cmd_playout(gdl_ctx *ctx, const opts_t *o)
         size_t pick;
         gdl_legal(ctx, r, &mv, &n);
         txt = terms_text(ctx, mv, n);
-        pick = rng_pick(&x, n);
+        pick = gdl_random(&x, n);
         for (i = 0; i < n; i++)
           if (strcmp(gdl_term_str(ctx, mv[i]), txt[pick]) == 0)
             joint[r] = mv[i];
@@ -790,47 +780,34 @@ static int cmd_bench(gdl_ctx *ctx, const opts_t *o, double t0)
   double secs = o->seconds > 0 ? o->seconds : 5, setup, start, el;
   unsigned long long states = 0, playouts = 0;
   bench_clock_t clk = { 0, 0, 0, 0 };
-  size_t k, r, n;
-  gdl_term *joint;
-  const gdl_term *mv;
   int rc = load(ctx, o);
   if (rc || (rc = need_game(ctx, o)))
     return rc;
   start = now();
   setup = (start - t0) * 1000.0;
-  k = gdl_role_count(ctx);
-  joint = calloc(k + 1, sizeof *joint);
   clk.start = start;
   clk.secs = secs;
   while (!interrupted && (o->playouts ? playouts < (unsigned long long)
                                                   o->playouts
                                        : !time_up(&clk, states + playouts))) {
-    int steps = 0;
+    size_t steps = 0, n;
+    int over = 0;
     gdl_status st;
     if (!init.facts)
       gdl_initial(ctx, &init);
-    if ((st = gdl_set_state(ctx, &init)) != GDL_OK) {
-      free(joint);
+    if ((st = gdl_set_state(ctx, &init)) != GDL_OK)
       return fail(ctx, st);
-    }
-    for (;;) {
-      if (gdl_terminal(ctx) || steps++ >= 10000)
+    /* 10,000 steps at most, in runs of 64 between looks at the time (a
+     * playout may never end) */
+    while (!over && steps < 10000) {
+      if (steps && !o->playouts && time_up(&clk, states + playouts))
         break;
-      if (!o->playouts && time_up(&clk, states + playouts))
-        break;                 /* a long playout: the time is up */
-      for (r = 0; r < k; r++) {
-        gdl_legal(ctx, r, &mv, &n);
-        if (n == 0)
-          break;
-        joint[r] = mv[rng_pick(&x, n)];
-      }
-      if (r < k)
-        break;
-      if ((st = gdl_advance(ctx, joint)) != GDL_OK) {
-        free(joint);
+      st = gdl_random_steps(ctx, &x, 10000 - steps < 64 ? 10000 - steps : 64,
+                            &n, &over);
+      if (st != GDL_OK)
         return fail(ctx, st);
-      }
-      states++;
+      steps += n;
+      states += n;
     }
     playouts++;
   }
@@ -854,7 +831,6 @@ static int cmd_bench(gdl_ctx *ctx, const opts_t *o, double t0)
            "%s; %llu states, %llu playouts in %.2f s)\n", o->files[0],
            states / el, playouts / el, setup, gdl_engine_name(ctx), states,
            playouts, el);
-  free(joint);
   return 0;
 }
 

@@ -302,6 +302,49 @@ gdl_status gdl_advance(gdl_ctx *ctx, const gdl_term *moves)
   return gdl_set_state(ctx, &ctx->adv);
 }
 
+size_t gdl_random(uint64_t *rng, size_t n)
+{
+  *rng = *rng * 6364136223846793005ull + 1442695040888963407ull;
+  return (size_t)(((*rng >> 33) * (uint64_t)n) >> 31);
+}
+
+gdl_status gdl_random_steps(gdl_ctx *ctx, uint64_t *rng, size_t max_steps,
+                            size_t *steps, int *over)
+{
+  size_t k = 0, r, n;
+  const gdl_term *mv;
+  gdl_status st = GDL_OK;
+  PROTECT(ctx);
+  need_state(ctx);
+  *over = 0;
+  if (GROUND(ctx) && ground_random_steps(ctx, rng, max_steps, &k, over)) {
+    if (k) {
+      ctx->cur_stale = 1;
+      ctx->db_state = 0;
+    }
+  } else {
+    if (!ctx->joint)
+      ctx->joint = ctx_alloc(ctx, (ctx->nroles + 1) * sizeof *ctx->joint);
+    while (k < max_steps && !(*over = gdl_terminal(ctx))) {
+      for (r = 0; r < ctx->nroles; r++) {
+        if ((st = gdl_legal(ctx, r, &mv, &n)) != GDL_OK || n == 0)
+          break;
+        ctx->joint[r] = mv[gdl_random(rng, n)];
+      }
+      if (r < ctx->nroles) {
+        *over = st == GDL_OK;          /* a role with no legal move */
+        break;
+      }
+      if ((st = gdl_advance(ctx, ctx->joint)) != GDL_OK)
+        break;
+      k++;
+    }
+  }
+  *steps = k;
+  UNPROTECT(ctx);
+  return st;
+}
+
 gdl_status gdl_current(gdl_ctx *ctx, gdl_state *out)
 {
   PROTECT(ctx);

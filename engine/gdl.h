@@ -182,6 +182,19 @@ gdl_status gdl_next(gdl_ctx *ctx, const gdl_term *moves, gdl_state *out);
  * grounded engine the state is never made into facts: the cheapest step
  * from a state to the next (random playouts use it). */
 gdl_status gdl_advance(gdl_ctx *ctx, const gdl_term *moves);
+/* Random play from the current state: up to max_steps joint moves, each
+ * role's move picked by gdl_random() among its legal moves (in the order
+ * gdl_legal() gives them), each played as by gdl_advance().  *steps gets
+ * the joint moves played; *over is 1 when play stopped because the state
+ * is terminal or a role has no legal move.  The cheapest way to play: with
+ * the grounded engine no step leaves the network (gdl bench uses it). */
+gdl_status gdl_random_steps(gdl_ctx *ctx, uint64_t *rng, size_t max_steps,
+                            size_t *steps, int *over);
+/* A random index below n (n > 0), from the generator whose state is *rng
+ * (any value to start; it is advanced).  The top 31 bits of a 64-bit
+ * linear congruential generator, scaled to n: tests/ref/gdlref.pl picks
+ * the same. */
+size_t gdl_random(uint64_t *rng, size_t n);
 /* The current state's facts into *out. */
 gdl_status gdl_current(gdl_ctx *ctx, gdl_state *out);
 /* 1 when move is legal for role in the current state. */

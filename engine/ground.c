@@ -190,6 +190,7 @@ struct ground {
   /* per fluent term: 2 + its `true` proposition, 1 none, 0 not looked
    * up yet; per role and move term the same for `does` */
   uint32_t *trueof, trueofcap;
+  gdl_term *joint;           /* ground_random_steps' joint move */
   uint32_t doesp[64];        /* per role: its `does` proposition that
                                 holds now, or UINT32_MAX */
   uint32_t **doesof, *doesofcap;
@@ -1974,13 +1975,11 @@ static inline void ready_del(ground_t *G, uint32_t r)
 static __attribute__((noinline)) void more_outs(ground_t *G, uint32_t p,
                                                 int v)
 {
-  uint32_t k;
-  for (k = G->outlo[p] + 1; k < G->outlo[p + 1]; k++) {
-    uint32_t i = G->outs[k];
-    if (v)
-      G->outbits[i >> 6] |= (uint64_t)1 << (i & 63);
-    else
-      G->outbits[i >> 6] &= ~((uint64_t)1 << (i & 63));
+  const uint32_t *s = G->outs + G->outlo[p] + 1, *se = G->outs + G->outlo[p + 1];
+  uint64_t *ob = G->outbits, set = (uint64_t)0 - (uint64_t)v;
+  for (; s < se; s++) {
+    uint64_t m = (uint64_t)1 << (*s & 63);
+    ob[*s >> 6] = (ob[*s >> 6] & ~m) | (m & set);
   }
 }
 
@@ -2606,6 +2605,38 @@ int ground_advance(gdl_ctx *ctx, const gdl_term *moves)
     G->newbits[i] = G->statebits[i] & G->tmask[i];
   }
   apply_bits(ctx, G);
+  return 1;
+}
+
+/* gdl_random_steps where the network is kept up to date by bits: every
+ * step in here, none through the public calls; 0 when not, and nothing
+ * done. */
+int ground_random_steps(gdl_ctx *ctx, uint64_t *rng, size_t max_steps,
+                        size_t *steps, int *over)
+{
+  ground_t *G = ctx->ground;
+  size_t k = 0, r, nr = ctx->nroles;
+  if (!G->ready || !G->bits_ok)
+    return 0;
+  if (!G->joint)
+    G->joint = ctx_alloc(ctx, (nr + 1) * sizeof *G->joint);
+  while (k < max_steps && !(*over = ground_terminal(ctx))) {
+    for (r = 0; r < nr; r++) {
+      const gdl_term *mv;
+      uint32_t n;
+      ground_legal(ctx, r, &mv, &n);
+      if (n == 0)
+        break;
+      G->joint[r] = mv[gdl_random(rng, n)];
+    }
+    if (r < nr) {
+      *over = 1;
+      break;
+    }
+    ground_advance(ctx, G->joint);
+    k++;
+  }
+  *steps = k;
   return 1;
 }
 

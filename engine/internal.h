@@ -293,6 +293,8 @@ void ground_set_bits(gdl_ctx *ctx, const uint32_t *w);
 void ground_next_bits(gdl_ctx *ctx, const gdl_term *moves, uint32_t *w);
 /* gdl_advance without facts (0: not possible here, nothing done). */
 int ground_advance(gdl_ctx *ctx, const gdl_term *moves);
+int ground_random_steps(gdl_ctx *ctx, uint64_t *rng, size_t max_steps,
+                        size_t *steps, int *over);
 /* The current state's facts with the grounded engine (game.c). */
 const gdl_state *cur_state(gdl_ctx *ctx);
 void ground_advanced_facts(gdl_ctx *ctx, gdl_state *out);
@@ -410,6 +412,7 @@ struct gdl_ctx {
   int cur_stale;               /* grounded: cur lags behind the network,
                                   which gdl_advance moved on */
   gdl_state adv;               /* gdl_advance's next state, interpreted */
+  gdl_term *joint;             /* gdl_random_steps' joint move, per role */
   char engine_note[200];       /* why the interpreter is used */
   const tracer_t *tracer;      /* watching the evaluation (teach.c), or NULL */
   void *tracearg;

@@ -866,6 +866,74 @@ START_TEST(test_role_without_moves)
 }
 END_TEST
 
+/* gdl_random_steps stops where a playout ends, with either engine: at a
+ * role with no legal move (after `go wait` above), at a terminal state
+ * (none played), after max_steps; and wants a current state. */
+START_TEST(test_random_steps_ends)
+{
+  static const gdl_engine eng[] = { GDL_ENGINE_GROUND, GDL_ENGINE_INTERP };
+  size_t e;
+  for (e = 0; e < 2; e++) {
+    gdl_ctx *ctx = tu_text(nolegal_game, 0), *ttt = load_corpus(TTT, 0);
+    gdl_state s = { 0, 0, NULL };
+    uint64_t x = 1;
+    size_t n = 99;
+    int over = 5;
+    ck_assert_int_eq(gdl_use_engine(ctx, eng[e]), GDL_OK);
+    ck_assert_int_eq(gdl_random_steps(ctx, &x, 10, &n, &over), GDL_EINPUT);
+    ck_assert_int_eq(gdl_initial(ctx, &s), GDL_OK);
+    ck_assert_int_eq(gdl_set_state(ctx, &s), GDL_OK);
+    ck_assert_int_eq(gdl_random_steps(ctx, &x, 0, &n, &over), GDL_OK);
+    ck_assert_uint_eq(n, 0);
+    ck_assert_int_eq(over, 0);
+    ck_assert_int_eq(gdl_random_steps(ctx, &x, 10, &n, &over), GDL_OK);
+    ck_assert_uint_eq(n, 1);
+    ck_assert_int_eq(over, 1);
+    ck_assert_int_eq(gdl_terminal(ctx), 0);
+    /* a terminal state: no step */
+    ck_assert_int_eq(gdl_use_engine(ttt, eng[e]), GDL_OK);
+    tu_play(ttt, "(mark 1 1) noop  noop (mark 1 3)  (mark 3 1) noop  "
+            "noop (mark 2 2)  (mark 2 1) noop", &s);
+    ck_assert_int_eq(gdl_random_steps(ttt, &x, 10, &n, &over), GDL_OK);
+    ck_assert_uint_eq(n, 0);
+    ck_assert_int_eq(over, 1);
+    /* tic-tac-toe lasts 9 steps at most */
+    ck_assert_int_eq(gdl_initial(ttt, &s), GDL_OK);
+    ck_assert_int_eq(gdl_set_state(ttt, &s), GDL_OK);
+    ck_assert_int_eq(gdl_random_steps(ttt, &x, 2, &n, &over), GDL_OK);
+    ck_assert_uint_eq(n, 2);
+    ck_assert_int_eq(over, 0);
+    ck_assert_int_eq(gdl_random_steps(ttt, &x, 100, &n, &over), GDL_OK);
+    ck_assert_uint_ge(n, 3);
+    ck_assert_uint_le(n, 7);
+    ck_assert_int_eq(over, 1);
+    ck_assert_int_eq(gdl_terminal(ttt), 1);
+    gdl_state_release(ttt, &s);
+    gdl_free(ctx);
+    gdl_free(ttt);
+  }
+}
+END_TEST
+
+/* gdl_random: below n, the same from the same seed, every index alike. */
+START_TEST(test_random_index)
+{
+  size_t i, seen[3] = { 0 };
+  uint64_t y = 42;
+  for (i = 1; i < 200; i++) {
+    uint64_t a = i, b = i;
+    size_t k = gdl_random(&a, i);
+    ck_assert_uint_lt(k, i);
+    ck_assert_uint_eq(gdl_random(&b, i), k);
+    ck_assert_uint_eq(a, b);
+  }
+  for (i = 0; i < 3000; i++)
+    seen[gdl_random(&y, 3)]++;
+  for (i = 0; i < 3; i++)
+    ck_assert_msg(seen[i] > 900 && seen[i] < 1100, "%zu: %zu", i, seen[i]);
+}
+END_TEST
+
 /* ---- limits ----------------------------------------------------------- */
 
 /* (big ...) has 10^6 facts; (mid ...) 10^4. */
@@ -1121,6 +1189,8 @@ Suite *engine_suite(void)
   tcase_add_loop_test(tc, test_legal_deterministic, 0, N(determinism_files));
   tcase_add_test(tc, test_next_on_terminal);
   tcase_add_test(tc, test_role_without_moves);
+  tcase_add_test(tc, test_random_steps_ends);
+  tcase_add_test(tc, test_random_index);
   suite_add_tcase(s, tc);
 
   tc = tcase_create("limits");

@@ -347,6 +347,67 @@ START_TEST(test_advance_corpus)
 }
 END_TEST
 
+/* gdl_random_steps with each engine, from the start with one seed: the
+ * same moves picked (both list them in gdl_term_cmp order), so the same
+ * steps, the same end and the same facts, in runs of a few steps. */
+static void same_random_steps(gdl_ctx *g, gdl_ctx *in, int playouts)
+{
+  gdl_state gi = { 0, 0, NULL }, ii = { 0, 0, NULL };
+  gdl_state a = { 0, 0, NULL }, b = { 0, 0, NULL };
+  uint64_t xg = 7, xi = 7;
+  int t;
+  ck_assert_int_eq(gdl_use_engine(g, GDL_ENGINE_GROUND), GDL_OK);
+  ck_assert_int_eq(gdl_use_engine(in, GDL_ENGINE_INTERP), GDL_OK);
+  ck_assert_int_eq(gdl_initial(g, &gi), GDL_OK);
+  ck_assert_int_eq(gdl_initial(in, &ii), GDL_OK);
+  for (t = 0; t < playouts; t++) {
+    int og = 0, oi = 0, runs = 0;
+    ck_assert_int_eq(gdl_set_state(g, &gi), GDL_OK);
+    ck_assert_int_eq(gdl_set_state(in, &ii), GDL_OK);
+    while (!og && runs++ < 40) {
+      size_t ng, ni;
+      char *sa, *sb;
+      ck_assert_int_eq(gdl_random_steps(g, &xg, 3, &ng, &og), GDL_OK);
+      ck_assert_int_eq(gdl_random_steps(in, &xi, 3, &ni, &oi), GDL_OK);
+      ck_assert_uint_eq(ng, ni);
+      ck_assert_int_eq(og, oi);
+      ck_assert(ng == 3 || og);
+      sa = current_text(g, &a);
+      sb = current_text(in, &b);
+      ck_assert_msg(strcmp(sa, sb) == 0, "playout %d: %s\nnot %s", t, sa, sb);
+      free(sa);
+      free(sb);
+    }
+    ck_assert_uint_eq(xg, xi);
+  }
+  gdl_state_release(g, &gi);
+  gdl_state_release(in, &ii);
+  gdl_state_release(g, &a);
+  gdl_state_release(in, &b);
+}
+
+START_TEST(test_random_steps_same)
+{
+  gdl_ctx *g = tu_text(games[_i].text, 0), *in = tu_text(games[_i].text, 0);
+  same_random_steps(g, in, 10);
+  gdl_free(g);
+  gdl_free(in);
+}
+END_TEST
+
+START_TEST(test_random_steps_corpus)
+{
+  gdl_status st;
+  gdl_ctx *g = tu_load(&st, 0, tu_corpus(played[_i]), NULL), *in;
+  ck_assert_int_eq(st, GDL_OK);
+  in = tu_load(&st, 0, tu_corpus(played[_i]), NULL);
+  ck_assert_int_eq(st, GDL_OK);
+  same_random_steps(g, in, 3);
+  gdl_free(g);
+  gdl_free(in);
+}
+END_TEST
+
 /* ---- search ------------------------------------------------------------- */
 
 /* A search follows moves read by many rules with ready lists (the 8-puzzle's
@@ -451,6 +512,9 @@ static const struct {
   { "multi/breakthrough.kif", 4500, 20060 },    /* one move */
   { "single/sudokuGrade1.kif", 16000, 639008 }, /* parts, shared inputs */
   { "single/nonogram_5x5_1.kif", 1500, 2116 },  /* rules no output needs */
+  /* outputs that are their input (alias_outputs): the turn's legal noops
+   * and next control, and the 18 gated marks; 26 rules of 196 */
+  { "multi/ticTacToe.kif", 175, 196 },
 };
 
 START_TEST(test_network_sizes)
@@ -482,6 +546,10 @@ Suite *ground_suite(void)
   tcase_add_loop_test(tc, test_advance_same, 0,
                       (int)(sizeof games / sizeof games[0]));
   tcase_add_loop_test(tc, test_advance_corpus, 0,
+                      (int)(sizeof played / sizeof played[0]));
+  tcase_add_loop_test(tc, test_random_steps_same, 0,
+                      (int)(sizeof games / sizeof games[0]));
+  tcase_add_loop_test(tc, test_random_steps_corpus, 0,
                       (int)(sizeof played / sizeof played[0]));
   suite_add_tcase(s, tc);
   return s;

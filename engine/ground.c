@@ -156,16 +156,15 @@ struct ground {
                                 input, or 0 */
   uint32_t ndk;              /* rules of one move */
   int dk_on;                 /* ... made (ground_search_mode) */
-  uint32_t *dkfan_lo, *dkfan;  /* per input code: rules of one move that
-                                  read it, the move aside */
   uint32_t *ready_lo, *nready, *readyr;  /* per code of a move: its rules
                                             that are ready */
   uint32_t *rpos;            /* per rule of one move: its place there */
   uint8_t *dval;             /* per proposition: its value as of the events
                                 handled */
   uint8_t *read;             /* per proposition: 1 a rule reads it, 2
-                                rules of one move read it (dkfan, ready),
-                                8 it is a `next` or `legal` output */
+                                it is the move of rules of one move (ready
+                                lists), 8 it has an output slot, 16 more
+                                than one */
   uint32_t *outof;           /* per proposition: 1 + its output slot, or
                                 0 */
   uint32_t *outlo, *outs;    /* ... all of them, outs[outlo[p], outlo[p +
@@ -1667,30 +1666,28 @@ static void bucket_group(gdl_ctx *ctx, ground_t *G, group_t *g)
 /* A move read by this many rules or more is followed with ready lists. */
 #define DK_READERS 8
 
-/* The readers of each proposition (fan, gfan), and with dk the rules of
- * one move apart (dkfan, ready lists; see one_move_event), and the flags
- * of each proposition (read).  Made again when the search asks for rules
- * of one move and when it is done (ground_search_mode). */
+/* The readers of each proposition (fan, gfan), and with dk the ready
+ * lists of the rules of one move (see one_move_event), whose other
+ * inputs are in fan like any rule's, and the flags of each proposition
+ * (read).  Made again when the search asks for rules of one move and when
+ * it is done (ground_search_mode). */
 static void build_fans(gdl_ctx *ctx, ground_t *G, int dk)
 {
   uint32_t g, r, i, p, n = G->nprops;
-  uint32_t *at, *dat, *gat;
+  uint32_t *at, *gat;
   uint8_t *many;               /* per proposition: a move many rules read */
   ctx_free(ctx, G->fan_lo);
   ctx_free(ctx, G->fan);
-  ctx_free(ctx, G->dkfan_lo);
-  ctx_free(ctx, G->dkfan);
   ctx_free(ctx, G->ready_lo);
   ctx_free(ctx, G->readyr);
   ctx_free(ctx, G->gfan_lo);
   ctx_free(ctx, G->gfan);
   G->fan_lo = ctx_alloc(ctx, (2 * n + 2) * sizeof *G->fan_lo);
-  G->dkfan_lo = ctx_alloc(ctx, (2 * n + 2) * sizeof *G->dkfan_lo);
   G->ready_lo = ctx_alloc(ctx, (2 * n + 2) * sizeof *G->ready_lo);
   G->gfan_lo = ctx_alloc(ctx, (n + 2) * sizeof *G->gfan_lo);
   memset(G->dkcode, 0, G->nrules * sizeof *G->dkcode);
   G->ndk = 0;
-  /* a `does` read by few rules is counted like any input: the ready lists
+  /* a move read by few rules is counted like any input: the ready lists
    * pay where a move is read by many rules that cannot fire (DK_READERS) */
   many = ctx_alloc(ctx, n + 1);
   if (dk) {
@@ -1719,28 +1716,22 @@ static void build_fans(gdl_ctx *ctx, ground_t *G, int dk)
       for (i = G->in_lo[r]; i < G->in_lo[r + 1]; i++)
         if (gr->recursive)
           G->gfan_lo[(G->in[i] >> 1) + 1]++;
-        else if (!G->dkcode[r])
+        else if (G->in[i] + 1 != G->dkcode[r])
           G->fan_lo[G->in[i] + 1]++;
-        else if (G->in[i] != code)
-          G->dkfan_lo[G->in[i] + 1]++;
     }
   }
   for (p = 0; p < 2 * n; p++) {
     G->fan_lo[p + 1] += G->fan_lo[p];
-    G->dkfan_lo[p + 1] += G->dkfan_lo[p];
     G->ready_lo[p + 1] += G->ready_lo[p];
   }
   for (p = 0; p < n; p++)
     G->gfan_lo[p + 1] += G->gfan_lo[p];
   G->fan = ctx_alloc(ctx, (G->fan_lo[2 * n] + 1) * sizeof *G->fan);
-  G->dkfan = ctx_alloc(ctx, (G->dkfan_lo[2 * n] + 1) * sizeof *G->dkfan);
   G->readyr = ctx_alloc(ctx, (G->ready_lo[2 * n] + 1) * sizeof *G->readyr);
   G->gfan = ctx_alloc(ctx, (G->gfan_lo[n] + 1) * sizeof *G->gfan);
   at = ctx_alloc(ctx, (2 * n + 1) * sizeof *at);
-  dat = ctx_alloc(ctx, (2 * n + 1) * sizeof *dat);
   gat = ctx_alloc(ctx, (n + 1) * sizeof *gat);
   COPY(at, G->fan_lo, 2 * n * sizeof *at);
-  COPY(dat, G->dkfan_lo, 2 * n * sizeof *dat);
   COPY(gat, G->gfan_lo, n * sizeof *gat);
   for (g = 0; g < G->ngroups; g++) {
     const group_t *gr = &G->groups[g];
@@ -1750,10 +1741,8 @@ static void build_fans(gdl_ctx *ctx, ground_t *G, int dk)
         if (gr->recursive) {
           if (gat[p] == G->gfan_lo[p] || G->gfan[gat[p] - 1] != g)
             G->gfan[gat[p]++] = g;
-        } else if (!G->dkcode[r]) {
+        } else if (G->in[i] + 1 != G->dkcode[r]) {
           G->fan[at[G->in[i]]++] = r;
-        } else if (G->in[i] != G->dkcode[r] - 1) {
-          G->dkfan[dat[G->in[i]]++] = r;
         }
       }
   }
@@ -1763,12 +1752,10 @@ static void build_fans(gdl_ctx *ctx, ground_t *G, int dk)
     for (i = gat[p]; i < G->gfan_lo[p + 1]; i++)
       G->gfan[i] = UINT32_MAX;
   ctx_free(ctx, at);
-  ctx_free(ctx, dat);
   ctx_free(ctx, gat);
   ctx_free(ctx, many);
   for (p = 0; p < n; p++) {
-    int d = G->dkfan_lo[2 * p] != G->dkfan_lo[2 * p + 2] ||
-            G->ready_lo[2 * p] != G->ready_lo[2 * p + 2];
+    int d = G->ready_lo[2 * p] != G->ready_lo[2 * p + 2];
     G->read[p] = (uint8_t)((G->fan_lo[2 * p] != G->fan_lo[2 * p + 2] ||
                             G->gfan_lo[p] != G->gfan_lo[p + 1] || d) |
                            (d ? 2 : 0) |
@@ -2031,38 +2018,19 @@ support_down(gdl_ctx *ctx, ground_t *G, uint32_t h, const int rec)
   }
 }
 
-/* Event p (now v) for the rules of one move (in a search, see
- * ground_search_mode): p among their other inputs (dkfan), or their move
- * (ready lists).  A rule of one move counts its other inputs only; when
- * they all hold it is ready, and it fires while its move holds, as of the
- * events handled (dval: a move changed, whose event waits, does not count
- * yet).  So a change of move visits the rules that can fire, not all the
- * rules that read the move. */
+/* Event p (now v), the move of rules of one move (in a search, see
+ * ground_search_mode).  A rule of one move counts its other inputs only
+ * (in fan like any rule's); when they all hold it is ready, on the list
+ * of its move, and it fires while its move holds, as of the events
+ * handled (dval: a move changed, whose event waits, does not count yet).
+ * So a change of move visits the rules that can fire, not all the rules
+ * that read the move. */
 static inline __attribute__((always_inline)) void
 one_move_event(gdl_ctx *ctx, ground_t *G, uint32_t p, uint32_t v,
                const int rec)
 {
-  uint32_t now = p * 2 + !v, other = p * 2 + v, *cnt = G->cnt;
+  uint32_t now = p * 2 + !v, other = p * 2 + v;
   const uint32_t *head = G->head, *f, *fe;
-  G->dval[p] = (uint8_t)v;
-  /* p among their other inputs */
-  f = G->dkfan + G->dkfan_lo[now];
-  fe = G->dkfan + G->dkfan_lo[now + 1];
-  for (; f < fe; f++)
-    if (--cnt[*f] == 0) {
-      ready_add(G, *f);
-      if (DK_HOLDS(G, *f))
-        support_up(ctx, G, head[*f], rec);
-    }
-  f = G->dkfan + G->dkfan_lo[other];
-  fe = G->dkfan + G->dkfan_lo[other + 1];
-  for (; f < fe; f++)
-    if (cnt[*f]++ == 0) {
-      ready_del(G, *f);
-      if (DK_HOLDS(G, *f))
-        support_down(ctx, G, head[*f], rec);
-    }
-  /* p their move: the ready ones start or stop firing */
   f = G->readyr + G->ready_lo[now];
   fe = f + G->nready[now];
   for (; f < fe; f++)
@@ -2088,15 +2056,31 @@ propagate_with(gdl_ctx *ctx, ground_t *G, const int dk, const int rec)
        * code p * 2 + !v) count one input less, the others one more */
       uint32_t now = p * 2 + !v, other = p * 2 + v;
       const uint32_t *f = fan + G->fan_lo[now], *fe = fan + G->fan_lo[now + 1];
+      if (dk && (G->read[p] & 2))   /* the move of rules of one move */
+        G->dval[p] = (uint8_t)v;
       for (; f < fe; f++)
-        if (--cnt[*f] == 0)
-          support_up(ctx, G, head[*f], rec);
+        if (--cnt[*f] == 0) {
+          if (dk && G->dkcode[*f]) {    /* a rule of one move: ready */
+            ready_add(G, *f);
+            if (DK_HOLDS(G, *f))
+              support_up(ctx, G, head[*f], rec);
+          } else {
+            support_up(ctx, G, head[*f], rec);
+          }
+        }
       f = fan + G->fan_lo[other];
       fe = fan + G->fan_lo[other + 1];
       for (; f < fe; f++)
-        if (cnt[*f]++ == 0)
-          support_down(ctx, G, head[*f], rec);
-      if (dk && (G->read[p] & 2))   /* rules of one move read p */
+        if (cnt[*f]++ == 0) {
+          if (dk && G->dkcode[*f]) {
+            ready_del(G, *f);
+            if (DK_HOLDS(G, *f))
+              support_down(ctx, G, head[*f], rec);
+          } else {
+            support_down(ctx, G, head[*f], rec);
+          }
+        }
+      if (dk && (G->read[p] & 2))
         one_move_event(ctx, G, p, v, rec);
       if (rec)
         for (i = G->gfan_lo[p]; i < G->gfan_lo[p + 1]; i++)

@@ -1760,7 +1760,8 @@ static void build_fans(gdl_ctx *ctx, ground_t *G, int dk)
                             G->gfan_lo[p] != G->gfan_lo[p + 1] || d) |
                            (d ? 2 : 0) |
                            (G->outof[p] ? 8 : 0) |
-                           (G->outlo[p + 1] - G->outlo[p] > 1 ? 16 : 0));
+                           (G->outlo[p + 1] - G->outlo[p] > 1 ? 16 : 0) |
+                           (G->outlo[p + 1] - G->outlo[p] > 2 ? 32 : 0));
   }
 }
 
@@ -1962,7 +1963,7 @@ static inline void ready_del(ground_t *G, uint32_t r)
 static __attribute__((noinline)) void more_outs(ground_t *G, uint32_t p,
                                                 int v)
 {
-  const uint32_t *s = G->outs + G->outlo[p] + 1, *se = G->outs + G->outlo[p + 1];
+  const uint32_t *s = G->outs + G->outlo[p] + 2, *se = G->outs + G->outlo[p + 1];
   uint64_t *ob = G->outbits, set = (uint64_t)0 - (uint64_t)v;
   for (; s < se; s++) {
     uint64_t m = (uint64_t)1 << (*s & 63);
@@ -1979,8 +1980,15 @@ static inline void push_event(gdl_ctx *ctx, ground_t *G, uint32_t p, int v)
       G->outbits[i >> 6] |= (uint64_t)1 << (i & 63);
     else
       G->outbits[i >> 6] &= ~((uint64_t)1 << (i & 63));
-    if (f & 16)                /* ... and more */
-      more_outs(G, p, v);
+    if (f & 16) {              /* ... and a second */
+      i = G->outs[G->outlo[p] + 1];
+      if (v)
+        G->outbits[i >> 6] |= (uint64_t)1 << (i & 63);
+      else
+        G->outbits[i >> 6] &= ~((uint64_t)1 << (i & 63));
+      if (f & 32)              /* ... and more */
+        more_outs(G, p, v);
+    }
   }
   if (!(f & 1))                /* an output no rule reads */
     return;

@@ -80,6 +80,8 @@ typedef struct {
 #define MAX_LGATES 4
 struct lread {
   const out_t *o;            /* legal[r] */
+  uint32_t *does;            /* per legal[r] entry: its `does`
+                                proposition, or UINT32_MAX */
   gdl_term *buf;             /* legalbuf[r] */
   uint32_t word, nw;         /* its first output word, its words */
   uint32_t ng;               /* gates, or 0: look at each move's */
@@ -189,7 +191,8 @@ struct ground {
   /* per fluent term: 2 + its `true` proposition, 1 none, 0 not looked
    * up yet; per role and move term the same for `does` */
   uint32_t *trueof, trueofcap;
-  gdl_term *joint;           /* ground_random_steps' joint move */
+  uint32_t *joint;           /* ground_random_steps' joint move: its
+                                `does` propositions */
   int popcnt;                /* ... and the processor has popcnt */
   uint32_t doesp[64];        /* per role: its `does` proposition that
                                 holds now, or UINT32_MAX */
@@ -210,6 +213,8 @@ struct ground {
 static void bucket_group(gdl_ctx *ctx, ground_t *G, group_t *g);
 static void incr_build(gdl_ctx *ctx, ground_t *G);
 static uint32_t true_prop(gdl_ctx *ctx, ground_t *G, gdl_term f);
+static inline uint32_t does_prop(gdl_ctx *ctx, ground_t *G, size_t r,
+                                 gdl_term m);
 
 /* The byte of term t in (*m)[], grown (zeroed) to the terms there are. */
 static uint8_t *term_byte(gdl_ctx *ctx, uint8_t **m, uint32_t *cap,
@@ -1775,6 +1780,9 @@ static void lread_build(gdl_ctx *ctx, ground_t *G)
     uint32_t ng = 0;
     L->o = G->legal[r];
     L->buf = G->legalbuf[r];
+    L->does = ctx_alloc(ctx, (G->nlegal[r] + 1) * sizeof *L->does);
+    for (j = 0; j < G->nlegal[r]; j++)
+      L->does[j] = does_prop(ctx, G, r, L->o[j].term);
     L->word = G->legalslot[r] / 64;
     L->nw = (G->nlegal[r] + 63) / 64;
     L->mask = ctx_alloc(ctx, ((MAX_LGATES + 1) * L->nw + 1) * sizeof *L->mask);
@@ -2422,48 +2430,62 @@ static void slot_facts(gdl_ctx *ctx, const ground_t *G, const uint64_t *bits,
   out->n = k;
 }
 
-/* The joint move `moves` played in the current state: the move phase. */
-static void play(gdl_ctx *ctx, ground_t *G, const gdl_term *moves)
+/* The `does` proposition of role r making move m, or UINT32_MAX when no
+ * rule reads it. */
+static inline uint32_t does_prop(gdl_ctx *ctx, ground_t *G, size_t r, gdl_term m)
 {
-  uint32_t i, r, nd = 0, does[64];
+  gdl_term args[2];
   if (!G->doesof) {
     G->doesof = ctx_alloc(ctx, (ctx->nroles + 1) * sizeof *G->doesof);
     G->doesofcap = ctx_alloc(ctx, (ctx->nroles + 1) * sizeof *G->doesofcap);
   }
-  for (r = 0; r < ctx->nroles; r++) {
-    gdl_term args[2];
-    uint32_t p;
-    args[0] = ctx->roles[r];
-    args[1] = moves[r];
-    p = cached_prop(ctx, G, &G->doesof[r], &G->doesofcap[r], moves[r],
-                    S_DOES, 2, args);
-    if (G->ready) {
-      /* a role's move that changed is two events, like fluents in a
-       * state (UINT32_MAX: a move no rule reads); the old moves first */
-      uint32_t old = G->doesp[r];
-      does[r] = p;
-      if (p != old && old != UINT32_MAX) {
-        G->val[old] = 0;
-        push_event(ctx, G, old, 0);
-      }
-    } else if (p != UINT32_MAX && nd < 64) {
-      does[nd++] = p;
+  args[0] = ctx->roles[r];
+  args[1] = m;
+  return cached_prop(ctx, G, &G->doesof[r], &G->doesofcap[r], m, S_DOES, 2,
+                     args);
+}
+
+/* The joint move whose `does` propositions are does[] (one a role, in
+ * role order) played in the network kept up to date: the roles' moves
+ * that changed are events, like fluents in a state, then propagated. */
+static inline __attribute__((always_inline)) void
+play_props(gdl_ctx *ctx, ground_t *G, const uint32_t *does)
+{
+  uint32_t r, old;
+  /* the old moves first, so that the new ones are handled first: a
+   * disjunction of moves (tic-tac-toe's "a mark outside row 1") that
+   * holds before and after never drops in between, which would be two
+   * more events each */
+  for (r = 0; r < ctx->nroles; r++)
+    if (does[r] != (old = G->doesp[r]) && old != UINT32_MAX) {
+      G->val[old] = 0;
+      push_event(ctx, G, old, 0);
     }
-  }
-  if (G->ready) {
-    /* ... so that the new ones are handled first: a disjunction of moves
-     * (tic-tac-toe's "a mark outside row 1") that holds before and after
-     * never drops in between, which would be two more events each */
-    for (r = 0; r < ctx->nroles; r++)
-      if (does[r] != G->doesp[r]) {
-        G->doesp[r] = does[r];
-        if (does[r] != UINT32_MAX) {
-          G->val[does[r]] = 1;
-          push_event(ctx, G, does[r], 1);
-        }
+  for (r = 0; r < ctx->nroles; r++)
+    if (does[r] != G->doesp[r]) {
+      G->doesp[r] = does[r];
+      if (does[r] != UINT32_MAX) {
+        G->val[does[r]] = 1;
+        push_event(ctx, G, does[r], 1);
       }
-    propagate(ctx, G);
+    }
+  propagate(ctx, G);
+}
+
+/* The joint move `moves` played in the current state: the move phase. */
+static void play(gdl_ctx *ctx, ground_t *G, const gdl_term *moves)
+{
+  uint32_t i, r, nd = 0, does[64];
+  if (G->ready) {              /* incr_build: no more than 64 roles */
+    for (r = 0; r < ctx->nroles; r++)
+      does[r] = does_prop(ctx, G, r, moves[r]);
+    play_props(ctx, G, does);
     return;
+  }
+  for (r = 0; r < ctx->nroles; r++) {
+    uint32_t p = does_prop(ctx, G, r, moves[r]);
+    if (p != UINT32_MAX && nd < 64)
+      does[nd++] = p;
   }
   if (G->mset_ok)
     for (i = 0; i < G->nmset; i++)
@@ -2586,27 +2608,38 @@ void ground_next_bits(gdl_ctx *ctx, const gdl_term *moves, uint32_t *w)
 /* The joint move `moves` played, and the next state made the current one
  * from the output bits (a next state's slots are those of next[]); 0
  * when the network is not kept up to date that way, and nothing done. */
-int ground_advance(gdl_ctx *ctx, const gdl_term *moves)
+/* ... the joint move given by its `does` propositions (see play_props). */
+static void advance_props(gdl_ctx *ctx, ground_t *G, const uint32_t *does)
 {
-  ground_t *G = ctx->ground;
   uint32_t i, words = G->ntslots / 64 + 1, nw = (G->nnext + 63) / 64;
-  if (!G->ready || !G->bits_ok)
-    return 0;
-  play(ctx, G, moves);
+  play_props(ctx, G, does);
   for (i = 0; i < words; i++) {
     G->statebits[i] = i < nw ? G->outbits[i] : 0;
     G->newbits[i] = G->statebits[i] & G->tmask[i];
   }
   apply_bits(ctx, G);
+}
+
+int ground_advance(gdl_ctx *ctx, const gdl_term *moves)
+{
+  ground_t *G = ctx->ground;
+  uint32_t r, does[64];
+  if (!G->ready || !G->bits_ok)
+    return 0;
+  for (r = 0; r < ctx->nroles; r++)     /* incr_build: 64 roles at most */
+    does[r] = does_prop(ctx, G, r, moves[r]);
+  advance_props(ctx, G, does);
   return 1;
 }
 
 /* A random legal move of a role, the one gdl_random picks of the list
- * ground_legal would make, or 0 when it has none.  Where the role's moves
- * are read by gate, no list is made: the moves are counted (set bits under
- * the masks) and the one picked found by its place. */
-static inline __attribute__((always_inline)) gdl_term
-random_legal(gdl_ctx *ctx, ground_t *G, size_t role, uint64_t *rng)
+ * ground_legal would make: 0 when it has none, else 1 and its `does`
+ * proposition in *does.  Where the role's moves are read by gate, no list
+ * is made: the moves are counted (set bits under the masks) and the one
+ * picked found by its place. */
+static inline __attribute__((always_inline)) int
+random_legal(gdl_ctx *ctx, ground_t *G, size_t role, uint64_t *rng,
+             uint32_t *does)
 {
   const struct lread *L = &G->lread[role];
   const uint64_t *ob = G->outbits + L->word, *mk;
@@ -2615,7 +2648,9 @@ random_legal(gdl_ctx *ctx, ground_t *G, size_t role, uint64_t *rng)
   if (!L->ng) {
     const gdl_term *mv;
     ground_legal(ctx, role, &mv, &n);
-    return n ? mv[gdl_random(rng, n)] : 0;
+    if (n)
+      *does = does_prop(ctx, G, role, mv[gdl_random(rng, n)]);
+    return n != 0;
   }
   for (i = 0, mk = L->mask; i < L->nw; i++, mk += MAX_LGATES + 1) {
     uint64_t on = mk[0];
@@ -2638,7 +2673,8 @@ random_legal(gdl_ctx *ctx, ground_t *G, size_t role, uint64_t *rng)
   }
   for (; k; k--)
     w &= w - 1;
-  return L->o[i * 64 + (uint32_t)__builtin_ctzll(w)].term;
+  *does = L->does[i * 64 + (uint32_t)__builtin_ctzll(w)];
+  return 1;
 }
 
 /* The steps of ground_random_steps; see there. */
@@ -2649,13 +2685,13 @@ random_steps(gdl_ctx *ctx, ground_t *G, uint64_t *rng, size_t max_steps,
   size_t k = 0, r, nr = ctx->nroles;
   while (k < max_steps && !(*over = ground_terminal(ctx))) {
     for (r = 0; r < nr; r++)
-      if ((G->joint[r] = random_legal(ctx, G, r, rng)) == 0)
+      if (!random_legal(ctx, G, r, rng, &G->joint[r]))
         break;
     if (r < nr) {
       *over = 1;
       break;
     }
-    ground_advance(ctx, G->joint);
+    advance_props(ctx, G, G->joint);
     k++;
   }
   return k;

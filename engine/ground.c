@@ -2605,10 +2605,9 @@ void ground_next_bits(gdl_ctx *ctx, const gdl_term *moves, uint32_t *w)
   }
 }
 
-/* The joint move `moves` played, and the next state made the current one
- * from the output bits (a next state's slots are those of next[]); 0
- * when the network is not kept up to date that way, and nothing done. */
-/* ... the joint move given by its `does` propositions (see play_props). */
+/* The joint move given by its `does` propositions (see play_props)
+ * played, and the next state made the current one from the output bits
+ * (a next state's slots are those of next[]). */
 static void advance_props(gdl_ctx *ctx, ground_t *G, const uint32_t *does)
 {
   uint32_t i, words = G->ntslots / 64 + 1, nw = (G->nnext + 63) / 64;
@@ -2620,6 +2619,8 @@ static void advance_props(gdl_ctx *ctx, ground_t *G, const uint32_t *does)
   apply_bits(ctx, G);
 }
 
+/* ... the joint move `moves`; 0 when the network is not kept up to date
+ * that way, and nothing done. */
 int ground_advance(gdl_ctx *ctx, const gdl_term *moves)
 {
   ground_t *G = ctx->ground;

@@ -314,9 +314,10 @@ gdl_status gdl_random_steps(gdl_ctx *ctx, uint64_t *rng, size_t max_steps,
   size_t k = 0, r, n;
   const gdl_term *mv;
   gdl_status st = GDL_OK;
+  *steps = 0;
+  *over = 0;
   PROTECT(ctx);
   need_state(ctx);
-  *over = 0;
   if (GROUND(ctx) && ground_random_steps(ctx, rng, max_steps, &k, over)) {
     if (k) {
       ctx->cur_stale = 1;

@@ -293,6 +293,8 @@ void ground_set_bits(gdl_ctx *ctx, const uint32_t *w);
 void ground_next_bits(gdl_ctx *ctx, const gdl_term *moves, uint32_t *w);
 /* gdl_advance without facts (0: not possible here, nothing done). */
 int ground_advance(gdl_ctx *ctx, const gdl_term *moves);
+/* gdl_random_steps by the network alone (0: not possible here, nothing
+ * done). */
 int ground_random_steps(gdl_ctx *ctx, uint64_t *rng, size_t max_steps,
                         size_t *steps, int *over);
 /* The current state's facts with the grounded engine (game.c). */

@@ -866,6 +866,18 @@ START_TEST(test_role_without_moves)
 }
 END_TEST
 
+/* gdl_random_steps(ctx, x, max) plays lo to hi steps and says `over`. */
+static void random_steps_are(gdl_ctx *ctx, uint64_t *x, size_t max,
+                             size_t lo, size_t hi, int over)
+{
+  size_t n = 99;
+  int o = 5;
+  ck_assert_int_eq(gdl_random_steps(ctx, x, max, &n, &o), GDL_OK);
+  ck_assert_uint_ge(n, lo);
+  ck_assert_uint_le(n, hi);
+  ck_assert_int_eq(o, over);
+}
+
 /* gdl_random_steps stops where a playout ends, with either engine: at a
  * role with no legal move (after `go wait` above), at a terminal state
  * (none played), after max_steps; and wants a current state. */
@@ -875,7 +887,7 @@ START_TEST(test_random_steps_ends)
   size_t e;
   for (e = 0; e < 2; e++) {
     gdl_ctx *ctx = tu_text(nolegal_game, 0), *ttt = load_corpus(TTT, 0);
-    gdl_state s = { 0, 0, NULL };
+    gdl_state s = { 0, 0, NULL }, t = { 0, 0, NULL };   /* one a context */
     uint64_t x = 1;
     size_t n = 99;
     int over = 5;
@@ -883,32 +895,22 @@ START_TEST(test_random_steps_ends)
     ck_assert_int_eq(gdl_random_steps(ctx, &x, 10, &n, &over), GDL_EINPUT);
     ck_assert_int_eq(gdl_initial(ctx, &s), GDL_OK);
     ck_assert_int_eq(gdl_set_state(ctx, &s), GDL_OK);
-    ck_assert_int_eq(gdl_random_steps(ctx, &x, 0, &n, &over), GDL_OK);
-    ck_assert_uint_eq(n, 0);
-    ck_assert_int_eq(over, 0);
-    ck_assert_int_eq(gdl_random_steps(ctx, &x, 10, &n, &over), GDL_OK);
-    ck_assert_uint_eq(n, 1);
-    ck_assert_int_eq(over, 1);
+    random_steps_are(ctx, &x, 0, 0, 0, 0);
+    random_steps_are(ctx, &x, 10, 1, 1, 1);
     ck_assert_int_eq(gdl_terminal(ctx), 0);
     /* a terminal state: no step */
     ck_assert_int_eq(gdl_use_engine(ttt, eng[e]), GDL_OK);
     tu_play(ttt, "(mark 1 1) noop  noop (mark 1 3)  (mark 3 1) noop  "
-            "noop (mark 2 2)  (mark 2 1) noop", &s);
-    ck_assert_int_eq(gdl_random_steps(ttt, &x, 10, &n, &over), GDL_OK);
-    ck_assert_uint_eq(n, 0);
-    ck_assert_int_eq(over, 1);
-    /* tic-tac-toe lasts 9 steps at most */
-    ck_assert_int_eq(gdl_initial(ttt, &s), GDL_OK);
-    ck_assert_int_eq(gdl_set_state(ttt, &s), GDL_OK);
-    ck_assert_int_eq(gdl_random_steps(ttt, &x, 2, &n, &over), GDL_OK);
-    ck_assert_uint_eq(n, 2);
-    ck_assert_int_eq(over, 0);
-    ck_assert_int_eq(gdl_random_steps(ttt, &x, 100, &n, &over), GDL_OK);
-    ck_assert_uint_ge(n, 3);
-    ck_assert_uint_le(n, 7);
-    ck_assert_int_eq(over, 1);
+            "noop (mark 2 2)  (mark 2 1) noop", &t);
+    random_steps_are(ttt, &x, 10, 0, 0, 1);
+    /* tic-tac-toe lasts 9 steps at most, and 5 at least */
+    ck_assert_int_eq(gdl_initial(ttt, &t), GDL_OK);
+    ck_assert_int_eq(gdl_set_state(ttt, &t), GDL_OK);
+    random_steps_are(ttt, &x, 2, 2, 2, 0);
+    random_steps_are(ttt, &x, 100, 3, 7, 1);
     ck_assert_int_eq(gdl_terminal(ttt), 1);
-    gdl_state_release(ttt, &s);
+    gdl_state_release(ctx, &s);
+    gdl_state_release(ttt, &t);
     gdl_free(ctx);
     gdl_free(ttt);
   }

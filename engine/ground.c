@@ -1972,7 +1972,8 @@ static inline void ready_del(ground_t *G, uint32_t r)
 static __attribute__((noinline)) void more_outs(ground_t *G, uint32_t p,
                                                 int v)
 {
-  const uint32_t *s = G->outs + G->outlo[p] + 2, *se = G->outs + G->outlo[p + 1];
+  const uint32_t *s = G->outs + G->outlo[p] + 2;
+  const uint32_t *se = G->outs + G->outlo[p + 1];
   uint64_t *ob = G->outbits, set = (uint64_t)0 - (uint64_t)v;
   for (; s < se; s++) {
     uint64_t m = (uint64_t)1 << (*s & 63);
@@ -2351,6 +2352,19 @@ legal_by_move(ground_t *G, size_t role, const gdl_term **moves, uint32_t *n)
   *n = k;
 }
 
+/* Of a word of a role's legal moves read by gate (L->ng), whose masks
+ * are mk[], the moves whose gate holds (a mask kept or not: no branch on
+ * whose turn it is). */
+static inline __attribute__((always_inline)) uint64_t
+lread_on(const ground_t *G, const struct lread *L, const uint64_t *mk)
+{
+  uint64_t on = mk[0];
+  uint32_t g;
+  for (g = 1; g < L->ng; g++)
+    on |= mk[g] & ((uint64_t)0 - G->val[L->gate[g - 1]]);
+  return on;
+}
+
 void ground_legal(gdl_ctx *ctx, size_t role, const gdl_term **moves,
                   uint32_t *n)
 {
@@ -2358,14 +2372,11 @@ void ground_legal(gdl_ctx *ctx, size_t role, const gdl_term **moves,
   const struct lread *L = &G->lread[role];
   if (G->ready && L->ng) {     /* the bits kept, under the gates' masks */
     const uint64_t *ob = G->outbits + L->word, *mk = L->mask;
-    const uint8_t *val = G->val;
-    uint32_t i, g, k = 0;
+    uint32_t i, k = 0;
+    uint64_t w;
     for (i = 0; i < L->nw; i++, mk += MAX_LGATES + 1) {
       const out_t *o = L->o + i * 64;
-      uint64_t on = mk[0], w;
-      for (g = 1; g < L->ng; g++)   /* (a mask kept or not: no branch) */
-        on |= mk[g] & ((uint64_t)0 - val[L->gate[g - 1]]);
-      for (w = ob[i] & on; w; w &= w - 1)
+      for (w = ob[i] & lread_on(G, L, mk); w; w &= w - 1)
         L->buf[k++] = o[__builtin_ctzll(w)].term;
     }
     *moves = L->buf;
@@ -2432,7 +2443,8 @@ static void slot_facts(gdl_ctx *ctx, const ground_t *G, const uint64_t *bits,
 
 /* The `does` proposition of role r making move m, or UINT32_MAX when no
  * rule reads it. */
-static inline uint32_t does_prop(gdl_ctx *ctx, ground_t *G, size_t r, gdl_term m)
+static inline uint32_t does_prop(gdl_ctx *ctx, ground_t *G, size_t r,
+                                 gdl_term m)
 {
   gdl_term args[2];
   if (!G->doesof) {
@@ -2645,7 +2657,7 @@ random_legal(gdl_ctx *ctx, ground_t *G, size_t role, uint64_t *rng,
   const struct lread *L = &G->lread[role];
   const uint64_t *ob = G->outbits + L->word, *mk;
   uint64_t w = 0;
-  uint32_t i, g, n = 0, k;
+  uint32_t i, n = 0, k;
   if (!L->ng) {
     const gdl_term *mv;
     ground_legal(ctx, role, &mv, &n);
@@ -2653,20 +2665,13 @@ random_legal(gdl_ctx *ctx, ground_t *G, size_t role, uint64_t *rng,
       *does = does_prop(ctx, G, role, mv[gdl_random(rng, n)]);
     return n != 0;
   }
-  for (i = 0, mk = L->mask; i < L->nw; i++, mk += MAX_LGATES + 1) {
-    uint64_t on = mk[0];
-    for (g = 1; g < L->ng; g++)
-      on |= mk[g] & ((uint64_t)0 - G->val[L->gate[g - 1]]);
-    n += (uint32_t)__builtin_popcountll(ob[i] & on);
-  }
+  for (i = 0, mk = L->mask; i < L->nw; i++, mk += MAX_LGATES + 1)
+    n += (uint32_t)__builtin_popcountll(ob[i] & lread_on(G, L, mk));
   if (n == 0)
     return 0;
   k = (uint32_t)gdl_random(rng, n);
   for (i = 0, mk = L->mask; i < L->nw; i++, mk += MAX_LGATES + 1) {
-    uint64_t on = mk[0];
-    for (g = 1; g < L->ng; g++)
-      on |= mk[g] & ((uint64_t)0 - G->val[L->gate[g - 1]]);
-    w = ob[i] & on;
+    w = ob[i] & lread_on(G, L, mk);
     n = (uint32_t)__builtin_popcountll(w);
     if (k < n)
       break;

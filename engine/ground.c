@@ -36,6 +36,15 @@
 
 #define MAX_INPUTS (8u << 20)     /* 32 MB of inputs */
 #define MAX_RELAXED_FACTS 2000000
+/* Whether the processor counts bits in one instruction (see
+ * ground_random_steps); where the compiler cannot ask, one copy serves. */
+#if defined(__GNUC__) && (defined(__x86_64__) || defined(__i386__))
+#define HAVE_TARGET_POPCNT 1
+#define HAVE_POPCNT() (__builtin_cpu_init(), __builtin_cpu_supports("popcnt"))
+#else
+#define HAVE_TARGET_POPCNT 0
+#define HAVE_POPCNT() 1
+#endif
 #ifndef GROUND_SECONDS           /* cc -DGROUND_SECONDS=100: a build for valgrind */
 #define GROUND_SECONDS 5.0
 #endif
@@ -1926,6 +1935,8 @@ static void incr_build(gdl_ctx *ctx, ground_t *G)
   G->dval = ctx_alloc(ctx, n + 1);
   G->read = ctx_alloc(ctx, n + 1);
   lread_build(ctx, G);
+  G->joint = ctx_alloc(ctx, (ctx->nroles + 1) * sizeof *G->joint);
+  G->popcnt = HAVE_POPCNT();
   G->cpkey = ctx_alloc(ctx, (G->ntslots / 64 + 1) * sizeof *G->cpkey);
   G->cpval = ctx_alloc(ctx, n + 1);
   G->cpcnt = ctx_alloc(ctx, (G->nrules + 1) * sizeof *G->cpcnt);
@@ -1968,7 +1979,7 @@ static inline void ready_del(ground_t *G, uint32_t r)
   G->rpos[moved] = G->rpos[r];
 }
 
-/* Output slots of p after its first (see alias_outputs), now v. */
+/* Output slots of p after its second (see alias_outputs), now v. */
 static __attribute__((noinline)) void more_outs(ground_t *G, uint32_t p,
                                                 int v)
 {
@@ -2617,13 +2628,11 @@ void ground_next_bits(gdl_ctx *ctx, const gdl_term *moves, uint32_t *w)
   }
 }
 
-/* The joint move given by its `does` propositions (see play_props)
- * played, and the next state made the current one from the output bits
- * (a next state's slots are those of next[]). */
-static void advance_props(gdl_ctx *ctx, ground_t *G, const uint32_t *does)
+/* Once a joint move is played: the next state made the current one from
+ * the output bits (a next state's slots are those of next[]). */
+static void next_to_state(gdl_ctx *ctx, ground_t *G)
 {
   uint32_t i, words = G->ntslots / 64 + 1, nw = (G->nnext + 63) / 64;
-  play_props(ctx, G, does);
   for (i = 0; i < words; i++) {
     G->statebits[i] = i < nw ? G->outbits[i] : 0;
     G->newbits[i] = G->statebits[i] & G->tmask[i];
@@ -2631,17 +2640,15 @@ static void advance_props(gdl_ctx *ctx, ground_t *G, const uint32_t *does)
   apply_bits(ctx, G);
 }
 
-/* ... the joint move `moves`; 0 when the network is not kept up to date
- * that way, and nothing done. */
+/* The joint move `moves` played, and its next state made the current one;
+ * 0 when the network is not kept up to date that way, and nothing done. */
 int ground_advance(gdl_ctx *ctx, const gdl_term *moves)
 {
   ground_t *G = ctx->ground;
-  uint32_t r, does[64];
   if (!G->ready || !G->bits_ok)
     return 0;
-  for (r = 0; r < ctx->nroles; r++)     /* incr_build: 64 roles at most */
-    does[r] = does_prop(ctx, G, r, moves[r]);
-  advance_props(ctx, G, does);
+  play(ctx, G, moves);
+  next_to_state(ctx, G);
   return 1;
 }
 
@@ -2697,7 +2704,8 @@ random_steps(gdl_ctx *ctx, ground_t *G, uint64_t *rng, size_t max_steps,
       *over = 1;
       break;
     }
-    advance_props(ctx, G, G->joint);
+    play_props(ctx, G, G->joint);
+    next_to_state(ctx, G);
     k++;
   }
   return k;
@@ -2706,17 +2714,15 @@ random_steps(gdl_ctx *ctx, ground_t *G, uint64_t *rng, size_t max_steps,
 /* Counting a role's moves is a popcount a word: one instruction where the
  * processor has it (most x86-64 since 2008, but not the baseline the
  * compiler may assume), a dozen where not; so a copy for each. */
-#if defined(__GNUC__) && (defined(__x86_64__) || defined(__i386__))
+#if HAVE_TARGET_POPCNT
 __attribute__((target("popcnt"))) static size_t
 random_steps_popcnt(gdl_ctx *ctx, ground_t *G, uint64_t *rng,
                     size_t max_steps, int *over)
 {
   return random_steps(ctx, G, rng, max_steps, over);
 }
-#define HAVE_POPCNT() (__builtin_cpu_init(), __builtin_cpu_supports("popcnt"))
 #else
 #define random_steps_popcnt random_steps
-#define HAVE_POPCNT() 1
 #endif
 
 /* gdl_random_steps where the network is kept up to date by bits: every
@@ -2728,10 +2734,6 @@ int ground_random_steps(gdl_ctx *ctx, uint64_t *rng, size_t max_steps,
   ground_t *G = ctx->ground;
   if (!G->ready || !G->bits_ok)
     return 0;
-  if (!G->joint) {
-    G->joint = ctx_alloc(ctx, (ctx->nroles + 1) * sizeof *G->joint);
-    G->popcnt = HAVE_POPCNT();
-  }
   *steps = G->popcnt ? random_steps_popcnt(ctx, G, rng, max_steps, over)
                      : random_steps(ctx, G, rng, max_steps, over);
   return 1;

@@ -10,7 +10,7 @@ BISON   ?= bison
 FLEX    ?= flex
 B       := build
 
-CLISRC  := engine/cli.c engine/cli_teach.c
+CLISRC  := engine/cli.c engine/cli_teach.c engine/cli_util.c
 LIBSRC  := $(filter-out $(CLISRC),$(wildcard engine/*.c))
 LIBOBJ  := $(LIBSRC:engine/%.c=$(B)/%.o) $(B)/parser.o $(B)/lexer.o
 
@@ -42,7 +42,7 @@ $(B)/gdl: $(CLISRC:engine/%.c=$(B)/%.o) $(B)/libgdl.a
 
 # ---- tests ---------------------------------------------------------------
 # One Check runner with a suite per module (tests/check_*.c), then the
-# golden error texts, gdl fmt on every file (tests/fmt.sh) and the
+# module map held to the objects (tests/layers.sh), the golden error texts, gdl fmt on every file (tests/fmt.sh) and the
 # differential playouts against SWI-Prolog on a
 # bounded sample.  The corpus is read in place from ../shared/gdl-corpus.
 CHECK_CFLAGS := $(shell pkg-config --cflags check 2>/dev/null)
@@ -62,6 +62,7 @@ $(B)/check_gdl: $(TESTOBJ) $(B)/libgdl.a
 
 check: all $(B)/check_gdl
 	$(B)/check_gdl
+	tests/layers.sh $(B)
 	tests/golden.sh
 	tests/play_tmux.sh
 	tests/fmt.sh -j 2

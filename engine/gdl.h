@@ -160,6 +160,11 @@ size_t gdl_role_count(const gdl_ctx *ctx);
 gdl_term gdl_role(const gdl_ctx *ctx, size_t i);
 /* The index of a role term, or -1. */
 int gdl_role_index(const gdl_ctx *ctx, gdl_term role);
+/* When t is (legal R M), (goal R V), (does R M) or (input R M) with a
+ * ground R that is not a role of the game: one line saying so and naming
+ * the roles there are ("farmer is not a role of this game; its roles:
+ * player"); else NULL.  Valid until the next call. */
+const char *gdl_role_note(gdl_ctx *ctx, gdl_term t);
 
 /* The initial state (the init facts) into *out. */
 gdl_status gdl_initial(gdl_ctx *ctx, gdl_state *out);

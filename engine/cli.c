@@ -159,14 +159,22 @@ static const struct {
     "             layout, else name its first line that differs and exit 1\n"
     "  --write    rewrite FILE in the canonical layout (when it differs)\n" },
   { "solve",
-    "usage: gdl solve FILE... [--algorithm bfs|iddfs|dfs] [--max-states N]\n"
+    "usage: gdl solve FILE... [--algorithm A] [--max-states N]\n"
     "                 [--max-seconds S] [--max-memory SIZE] [--engine E]\n"
-    "                 [--json] [--quiet]\n"
+    "                 [--prune | --no-prune] [--json] [--quiet]\n"
     "Finds a sequence of moves from the initial state to a terminal state\n"
-    "where the goal is 100.  bfs (the default) and iddfs find a shortest\n"
-    "plan; dfs finds some plan, often quickly.  Prints the plan, one move\n"
-    "per line, then a summary.  Exit 0 solved, 1 no plan exists (the best\n"
-    "goal reachable is reported), 3 a limit or Ctrl-C stopped the search.\n" },
+    "where the goal is 100.  Prints the plan, one move per line, then a\n"
+    "summary that says whether it is proven shortest.  Algorithms:\n"
+    "  auto     (the default) astar, then gbfs, then dfs, each with a share\n"
+    "           of the time: the first plan found\n"
+    "  astar    A* with h_max, an estimate read off the rules: shortest\n"
+    "  idastar  iterative deepening A*: shortest, little memory\n"
+    "  gbfs     greedy best-first on FF's relaxed plan: some plan, fast\n"
+    "  bfs, iddfs  blind: shortest;   dfs  blind: some plan\n"
+    "--prune leaves out states from which goal 100 cannot be reached (the\n"
+    "default of the informed searches), --no-prune keeps them.\n"
+    "Exit 0 solved, 1 no plan exists (the best goal reachable is reported),\n"
+    "3 a limit or Ctrl-C stopped the search.\n" },
 };
 
 static const char *help_for(const char *cmd)
@@ -281,9 +289,16 @@ static int parse_args(int argc, char **argv, opts_t *o)
       o->plan = 1;
     } else if (OPT("--algorithm") || OPT("-a")) {
       VALUE();
-      if (strcmp(v, "bfs") && strcmp(v, "iddfs") && strcmp(v, "dfs"))
-        return usage_error("--algorithm is bfs, iddfs or dfs, not '%s'", v);
+      if (strcmp(v, "bfs") && strcmp(v, "iddfs") && strcmp(v, "dfs") &&
+          strcmp(v, "astar") && strcmp(v, "idastar") && strcmp(v, "gbfs") &&
+          strcmp(v, "auto"))
+        return usage_error("--algorithm is auto, astar, idastar, gbfs, bfs, "
+                           "iddfs or dfs, not '%s'", v);
       o->algorithm = v;
+    } else if (OPT("--prune")) {
+      o->prune = 1;
+    } else if (OPT("--no-prune")) {
+      o->prune = -1;
     } else if (OPT("--max-seconds")) {
       VALUE();
       if (parse_number(a, v, &o->max_seconds))
@@ -719,8 +734,13 @@ static void show_progress(void *arg, const gdl_progress *p)
   progress_t *pr = arg;
   if (!pr->live)
     return;
-  fprintf(stderr, "\r\033[Kdepth %u  expanded %llu  generated %llu  "
-          "%.0f states/s  %.1f MB", p->depth,
+  fprintf(stderr, "\r\033[K%s  %s %u  expanded %llu  generated %llu  "
+          "%.0f states/s  %.1f MB", p->algorithm,
+          strcmp(p->algorithm, "gbfs") == 0 ? "estimate"
+          : strcmp(p->algorithm, "astar") == 0 ||
+                  strcmp(p->algorithm, "idastar") == 0 ? "bound"
+                                                       : "depth",
+          p->depth,
           (unsigned long long)p->expanded, (unsigned long long)p->generated,
           p->seconds > 0 ? (double)p->expanded / p->seconds : 0.0,
           (double)p->memory / 1048576.0);
@@ -741,8 +761,11 @@ static int cmd_solve(gdl_ctx *ctx, const opts_t *o)
   if (rc || (rc = need_game(ctx, o)))
     return rc;
   memset(&so, 0, sizeof so);
-  so.algorithm = !o->algorithm || strcmp(o->algorithm, "bfs") == 0 ? GDL_BFS
-                 : strcmp(o->algorithm, "iddfs") == 0 ? GDL_IDDFS : GDL_DFS;
+  for (so.algorithm = GDL_BFS; so.algorithm < GDL_AUTO; so.algorithm++)
+    if (o->algorithm && strcmp(o->algorithm,
+                               gdl_algorithm_name(so.algorithm)) == 0)
+      break;                    /* none named: auto */
+  so.prune = o->prune;
   so.max_states = o->max_states;
   so.max_seconds = o->max_seconds;
   pr.live = !o->quiet && isatty(2);
@@ -773,12 +796,16 @@ static int cmd_solve(gdl_ctx *ctx, const opts_t *o)
     }
     printf("], \"expanded\": %llu, \"generated\": %llu, \"stored\": %llu, "
            "\"depth\": %u, \"seconds\": %.3f, \"peak_memory_bytes\": %zu, "
-           "\"bytes_per_state\": %.1f, \"algorithm\": \"%s\"",
+           "\"bytes_per_state\": %.1f, \"algorithm\": \"%s\", "
+           "\"optimal\": %s, \"pruned\": %llu, \"estimate\": %u, "
+           "\"latches\": %u",
            (unsigned long long)res.expanded,
            (unsigned long long)res.generated,
            (unsigned long long)res.stored, res.depth, res.seconds,
            res.peak_memory, res.bytes_per_state,
-           o->algorithm ? o->algorithm : "bfs");
+           gdl_algorithm_name(res.found_by),
+           res.optimal ? "true" : "false",
+           (unsigned long long)res.pruned, res.estimate, res.latches);
     if (res.status == GDL_LIMIT) {
       printf(", \"limit\": ");
       json_str(res.why);
@@ -790,8 +817,10 @@ static int cmd_solve(gdl_ctx *ctx, const opts_t *o)
       printf("%s\n", step);
     }
     if (res.status == GDL_SOLVED)
-      printf("; solved: %zu move%s, goal 100", res.length,
-             res.length == 1 ? "" : "s");
+      printf("; solved: %zu move%s, goal 100, %s (%s)", res.length,
+             res.length == 1 ? "" : "s",
+             res.optimal ? "shortest" : "not proven shortest",
+             gdl_algorithm_name(res.found_by));
     else if (res.status == GDL_UNSOLVABLE && res.goal >= 0)
       printf("; unsolvable: no terminal state with goal 100 is reachable; "
              "the best goal reachable is %ld (the plan above)", res.goal);

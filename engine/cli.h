@@ -21,6 +21,7 @@ typedef struct {
   const char *term;           /* the TERM of query / explain */
   int json, quiet, clean;
   const char *algorithm;      /* solve */
+  int prune;                  /* solve: --prune 1, --no-prune -1 */
   const char *engine;         /* --engine auto|ground|interp */
   double max_seconds;
   double seconds;             /* bench */

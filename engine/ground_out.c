@@ -150,8 +150,9 @@ uint32_t ground_state_words(gdl_ctx *ctx)
   return 2 * ((G->ntslots + 63) / 64);
 }
 
-/* State s as bits (ground_state_words() words); 0 when one of its facts
- * has no slot. */
+/* State s as bits (ground_state_words() words).  A fact with no slot is
+ * read by no rule and made by no `next` (an init fact nothing uses): it
+ * cannot change what any state derives, so it is left out.  Returns 1. */
 int ground_state_bits(gdl_ctx *ctx, const gdl_state *s, uint32_t *w)
 {
   ground_t *G = ctx->ground;
@@ -171,7 +172,7 @@ int ground_state_bits(gdl_ctx *ctx, const gdl_state *s, uint32_t *w)
           z = m;
       }
       if (a == G->nnext || G->next[a].term != s->facts[i])
-        return 0;
+        continue;
       b = a;
     }
     w[b >> 5] |= (uint32_t)1 << (b & 31);

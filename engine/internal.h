@@ -314,6 +314,24 @@ int ground_random_steps(gdl_ctx *ctx, uint64_t *rng, size_t max_steps,
 const gdl_state *cur_state(gdl_ctx *ctx);
 void ground_advanced_facts(gdl_ctx *ctx, gdl_state *out);
 
+/* ---- estimates (estimate.c) ------------------------------------------- */
+
+/* Distance estimates and dead ends from the grounded network (see
+ * estimate.c for how each is computed and why it is sound). */
+typedef struct estimator est_t;
+#define EST_DEAD UINT32_MAX
+/* The estimator of the grounded network, or NULL where states are not
+ * bits of it (the interpreter: every estimate is then 0). */
+est_t *est_build(gdl_ctx *ctx);
+/* For the state of bits w (ground_state_words): h_max, never more than
+ * the moves still needed, and h_ff, FF's relaxed plan; both EST_DEAD when
+ * the relaxed game cannot reach goal 100 from it. */
+void est_state(est_t *E, const uint32_t *w, uint32_t *hmax, uint32_t *hff);
+/* 1 when, by the latched fluents of state w, goal 100 can never hold. */
+int est_dead(est_t *E, const uint32_t *w);
+/* The fluents found latched. */
+uint32_t est_latches(const est_t *E);
+
 /* ---- loading (load.c) ------------------------------------------------- */
 
 /* Parses a buffer registered as file `file` into a list of forms. */
@@ -424,6 +442,7 @@ struct gdl_ctx {
    * nothing of the layer above it */
   void (*grounding)(gdl_ctx *ctx, const rule_t *r);
   ground_t *ground;            /* the grounded engine, when built */
+  est_t *est;                  /* its estimator, once a search asked */
   int ground_off;              /* built, but the interpreter is chosen */
   gdl_state cur;               /* the current state (for questions) */
   int db_state;                /* the database holds the current state */

@@ -788,10 +788,16 @@ END_TEST
 START_TEST(test_solve_unsolvable)
 {
   char *out, *err;
-  ck_assert_int_eq(tu_gdl_run(&out, &err, "solve puzzles/eight-puzzle-unsolvable.kif"),
-                   1);
+  ck_assert_int_eq(tu_gdl_run(&out, &err, "solve --algorithm bfs "
+                   "puzzles/eight-puzzle-unsolvable.kif"), 1);
   ck_assert_has(out, "; unsolvable");
   ck_assert_has(out, "181440 states");
+  free(out);
+  free(err);
+  /* the default proves it too */
+  ck_assert_int_eq(tu_gdl_run(&out, &err, "solve "
+                   "puzzles/eight-puzzle-unsolvable.kif"), 1);
+  ck_assert_has(out, "; unsolvable");
   free(out);
   free(err);
 }
@@ -868,11 +874,12 @@ START_TEST(test_solve_json)
 {
   static const char *const keys[] = {
     "status", "length", "goal", "plan", "expanded", "generated", "seconds",
-    "peak_memory_bytes", "algorithm",
+    "peak_memory_bytes", "algorithm", "optimal", "pruned", "estimate",
+    "latches",
   };
   char *out, *err, *j, key[64];
   size_t i;
-  ck_assert_int_eq(tu_gdl_run(&out, &err, "solve --json "
+  ck_assert_int_eq(tu_gdl_run(&out, &err, "solve --json --algorithm bfs "
                    "puzzles/buttons-and-lights.kif"), 0);
   j = json_object(out);
   for (i = 0; i < sizeof keys / sizeof keys[0]; i++) {
@@ -884,6 +891,18 @@ START_TEST(test_solve_json)
   ck_assert_has(j, "\"goal\":100");
   ck_assert_has(j, "\"plan\":[\"a\",\"b\",\"a\",\"c\",\"b\",\"a\"]");
   ck_assert_has(j, "\"algorithm\":\"bfs\"");
+  ck_assert_has(j, "\"optimal\":true");
+  free(j);
+  free(out);
+  free(err);
+  /* the default says which search found the plan, and that it is
+   * shortest (6 moves: bfs above) */
+  ck_assert_int_eq(tu_gdl_run(&out, &err, "solve --json "
+                   "puzzles/buttons-and-lights.kif"), 0);
+  j = json_object(out);
+  ck_assert_has(j, "\"length\":6");
+  ck_assert_has(j, "\"optimal\":true");
+  ck_assert_has(j, "\"algorithm\":\"astar\"");
   free(j);
   free(out);
   free(err);
@@ -929,6 +948,27 @@ START_TEST(test_solve_algorithms)
   free(j);
   free(out);
   free(err);
+  /* the informed ones: astar and idastar shortest, gbfs some plan */
+  {
+    static const char *const alg[] = { "astar", "idastar", "gbfs" };
+    size_t i;
+    for (i = 0; i < 3; i++) {
+      ck_assert_int_eq(tu_gdl_run(&out, &err, "solve --algorithm %s "
+                       "puzzles/hanoi5.kif", alg[i]), 0);
+      plan = plan_of(out, &summary, &lines);
+      if (i < 2) {
+        ck_assert_int_eq(lines, 31);
+        ck_assert_has(summary, ", shortest (");
+      } else {
+        ck_assert_int_ge(lines, 31);
+        ck_assert_has(summary, ", not proven shortest (gbfs)");
+      }
+      assert_plan_wins("puzzles/hanoi5.kif", plan);
+      free(plan);
+      free(out);
+      free(err);
+    }
+  }
 }
 END_TEST
 

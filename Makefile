@@ -50,6 +50,12 @@ CHECK_LIBS   := $(shell pkg-config --libs check 2>/dev/null || echo -lcheck)
 TESTSRC := $(wildcard tests/check_*.c) tests/testutil.c
 TESTOBJ := $(TESTSRC:tests/%.c=$(B)/tests/%.o)
 CORPUS  ?= ../shared/gdl-corpus
+# corpus games whose spaces bfs exhausts in well under a second, on which
+# tests/search.sh holds the searches to one another (make check)
+SEARCH_GAMES := asteroids.kif blocksWorldSerial.kif brain_teaser_extended.kif \
+  circlesolitaire.kif duplicateStateLarge.kif factoringGeorgeForman.kif \
+  hanoi.kif kitten_escapes_from_fire.kif lightsOnSimultaneous.kif \
+  stanford_best_buttons_and_lights.kif twisty-passages.kif
 export GDL_CORPUS := $(CORPUS)
 export GDL := $(B)/gdl
 
@@ -66,6 +72,7 @@ check: all $(B)/check_gdl
 	tests/golden.sh
 	tests/play_tmux.sh
 	tests/fmt.sh -j 2
+	tests/search.sh -j 2 puzzles/*.kif $(addprefix $(CORPUS)/single/,$(SEARCH_GAMES))
 	tests/engines.sh -j 2 -k 2 -m 60 $(CORPUS)/single/*.kif $(CORPUS)/multi/*.kif $(CORPUS)/conformance/*.kif
 	tests/differential.sh -j 2 -k 2 -m 60 $(CORPUS)/single/*.kif $(CORPUS)/multi/*.kif $(CORPUS)/conformance/*.kif
 

@@ -77,7 +77,7 @@ struct estimator {
   /* scratch of one estimate */
   uint32_t *level, *via, *cnt;
   uint32_t *list[2], nlist[2];
-  uint32_t *stamp, now;        /* per node: level is of this run */
+  uint32_t now;                /* the run: marks of need[] are of it */
   uint32_t *need, *mark;
   /* three-valued evaluation */
   uint32_t *bh_lo, *bh;        /* per proposition: the rules of it */
@@ -375,7 +375,6 @@ est_t *est_build(gdl_ctx *ctx)
   /* scratch */
   E->level = ctx_alloc(ctx, (E->nodes + 1) * sizeof *E->level);
   E->via = ctx_alloc(ctx, (E->nodes + 1) * sizeof *E->via);
-  E->stamp = ctx_alloc(ctx, (E->nodes + 1) * sizeof *E->stamp);
   E->cnt = ctx_alloc(ctx, (E->nodes + 1) * sizeof *E->cnt);
   E->list[0] = ctx_alloc(ctx, (E->nodes + 1) * sizeof *E->list[0]);
   E->list[1] = ctx_alloc(ctx, (E->nodes + 1) * sizeof *E->list[1]);
@@ -395,9 +394,8 @@ est_t *est_build(gdl_ctx *ctx)
  * where it was). */
 static inline void reach(est_t *E, uint32_t u, uint32_t lv, uint32_t w)
 {
-  if (E->stamp[u] == E->now && E->level[u] <= lv)
+  if (E->level[u] <= lv)
     return;
-  E->stamp[u] = E->now;
   E->level[u] = lv;
   E->via[u] = w;
   E->list[lv & 1][E->nlist[lv & 1]++] = u;
@@ -405,7 +403,7 @@ static inline void reach(est_t *E, uint32_t u, uint32_t lv, uint32_t w)
 
 static inline int known(const est_t *E, uint32_t u, uint32_t lv)
 {
-  return E->stamp[u] == E->now && E->level[u] <= lv;
+  return E->level[u] <= lv;
 }
 
 /* The inputs of AND node u into need[] (unmarked ones), for the walk of
@@ -449,10 +447,10 @@ void est_state(est_t *E, const uint32_t *w, uint32_t *hmax, uint32_t *hff)
   tg = TP(E->goal);
   tt = TP(E->terminal);
   if (++E->now == 0) {
-    memset(E->stamp, 0, E->nodes * sizeof *E->stamp);
     memset(E->mark, 0, E->nodes * sizeof *E->mark);
     E->now = 1;
   }
+  memset(E->level, 0xff, E->nodes * sizeof *E->level);   /* none yet */
   COPY(E->cnt, E->and0, E->nodes * sizeof *E->cnt);
   E->nlist[0] = E->nlist[1] = 0;
   for (i = 0; i < E->nsrc; i++)

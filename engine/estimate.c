@@ -67,7 +67,13 @@ struct estimator {
   ground_t *G;
   uint32_t n;                  /* propositions */
   uint32_t nreal, nr;          /* rules: the network's, and with moves */
+  uint32_t nroles;
   uint32_t *mv_lo, *mv_in;     /* per move rule: legal and gate */
+  uint32_t *mv_role, *mv_does; /* per move rule: its role, its does */
+  uint32_t *role_lo;           /* per role: its move rules, from here */
+  uint32_t *first;             /* per role: the first move that may be
+                                  played this run, or NONE */
+  uint8_t *second;             /* per role: a second one may be */
   uint32_t nodes;
   uint32_t *out_lo, *out;      /* per node: the nodes it reaches (COST1) */
   uint8_t *isand;              /* per node: an AND node */
@@ -94,7 +100,7 @@ struct estimator {
 #define TR(E, r) (2 * (E)->n + 2 * (r))
 #define FR(E, r) (2 * (E)->n + 2 * (r) + 1)
 
-enum { K_RULES, K_TRUE, K_INPUT, K_ALWAYS, K_RECURSIVE };
+enum { K_RULES, K_TRUE, K_INPUT, K_ALWAYS, K_RECURSIVE, K_MOVE };
 enum { L_UP = 1, L_DOWN = 2 };
 
 static int slot_bit(const uint32_t *w, uint32_t i)
@@ -115,6 +121,7 @@ static int eval3(est_t *E, uint32_t p, unsigned depth)
   case K_TRUE:
     return E->fixed[p];
   case K_INPUT:
+  case K_MOVE:
   case K_RECURSIVE:
     return VU;
   default:
@@ -257,6 +264,11 @@ static void keep_relevant(gdl_ctx *ctx, est_t *E)
   stack[n++] = TP(E->goal);
   if (E->terminal != E->goal)
     stack[n++] = TP(E->terminal);
+  for (i = E->nreal; i < E->nr; i++)   /* a move falsifies the others */
+    if (!rel[TR(E, i)]) {
+      rel[TR(E, i)] = 1;
+      stack[n++] = TR(E, i);
+    }
   while (n) {
     uint32_t v = stack[--n];
     for (i = in_lo[v]; i < in_lo[v + 1]; i++)
@@ -324,8 +336,18 @@ est_t *est_build(gdl_ctx *ctx)
   /* the move rules' inputs: the legal move and its gate */
   E->mv_lo = ctx_alloc(ctx, (nmv + 2) * sizeof *E->mv_lo);
   E->mv_in = ctx_alloc(ctx, (2 * nmv + 1) * sizeof *E->mv_in);
+  E->mv_role = ctx_alloc(ctx, (nmv + 1) * sizeof *E->mv_role);
+  E->mv_does = ctx_alloc(ctx, (nmv + 1) * sizeof *E->mv_does);
+  E->role_lo = ctx_alloc(ctx, (ctx->nroles + 2) * sizeof *E->role_lo);
+  E->first = ctx_alloc(ctx, (ctx->nroles + 1) * sizeof *E->first);
+  E->second = ctx_alloc(ctx, ctx->nroles + 1);
+  E->nroles = ctx->nroles;
   for (r = 0, k = 0; r < ctx->nroles; r++)
-    for (j = 0; j < G->nlegal[r]; j++, k++) {
+    for (j = 0, E->role_lo[r] = k; j < G->nlegal[r]; j++, k++) {
+      E->mv_role[k] = r;
+      E->mv_does[k] = does_prop(ctx, G, r, G->legal[r][j].term);
+      if (E->mv_does[k] != NONE)
+        E->kind[E->mv_does[k]] = K_MOVE;
       E->mv_lo[k + 1] = E->mv_lo[k];
       E->mv_in[E->mv_lo[k + 1]++] = G->legal[r][j].prop;
       if (G->lgate[r][j] != G->legal[r][j].prop)
@@ -352,9 +374,10 @@ est_t *est_build(gdl_ctx *ctx)
   for (i = 0; i < E->nodes; i++)
     if (E->isand[i] && E->and0[i] == 0)
       E->src[E->nsrc++] = i;   /* a rule of no literal; a head of none */
+  E->role_lo[ctx->nroles] = nmv;
   for (i = 0; i < n; i++)
     if (E->kind[i] == K_INPUT || E->kind[i] == K_RECURSIVE)
-      E->src[E->nsrc++] = FP(i);   /* a move may be another's; see above */
+      E->src[E->nsrc++] = FP(i);   /* a move never legal; see above */
   /* the edges, counted then placed */
   E->out_lo = ctx_alloc(ctx, (E->nodes + 2) * sizeof *E->out_lo);
   edges(ctx, E, NULL, 0);
@@ -406,6 +429,24 @@ static inline int known(const est_t *E, uint32_t u, uint32_t lv)
   return E->level[u] <= lv;
 }
 
+/* Move rule k may be played from level lv (node u): one move a role is
+ * played, so each other move of its role may then be false; the first
+ * move's own `does` may be false once a second one may be played. */
+static void move_may(est_t *E, uint32_t k, uint32_t lv, uint32_t u)
+{
+  uint32_t r = E->mv_role[k], i;
+  if (E->first[r] == NONE) {
+    E->first[r] = k;
+    for (i = E->role_lo[r]; i < E->role_lo[r + 1]; i++)
+      if (i != k && E->mv_does[i] != NONE)
+        reach(E, FP(E->mv_does[i]), lv, u);
+  } else if (!E->second[r]) {
+    E->second[r] = 1;
+    if (E->mv_does[E->first[r]] != NONE)
+      reach(E, FP(E->mv_does[E->first[r]]), lv, u);
+  }
+}
+
 /* The inputs of AND node u into need[] (unmarked ones), for the walk of
  * the relaxed plan. */
 static void need_inputs(est_t *E, uint32_t u, uint32_t *nneed)
@@ -452,6 +493,8 @@ void est_state(est_t *E, const uint32_t *w, uint32_t *hmax, uint32_t *hff)
   }
   memset(E->level, 0xff, E->nodes * sizeof *E->level);   /* none yet */
   COPY(E->cnt, E->and0, E->nodes * sizeof *E->cnt);
+  memset(E->first, 0xff, E->nroles * sizeof *E->first);
+  memset(E->second, 0, E->nroles);
   E->nlist[0] = E->nlist[1] = 0;
   for (i = 0; i < E->nsrc; i++)
     reach(E, E->src[i], 0, NONE);
@@ -473,6 +516,8 @@ void est_state(est_t *E, const uint32_t *w, uint32_t *hmax, uint32_t *hff)
       uint32_t u = L[i], j;
       if (E->level[u] != lv)
         continue;              /* since reached lower */
+      if (u >= TR(E, E->nreal) && !(u & 1))
+        move_may(E, (u - TR(E, E->nreal)) / 2, lv, u);
       for (j = E->out_lo[u]; j < E->out_lo[u + 1]; j++) {
         uint32_t v = E->out[j] & ~COST1;
         if (E->out[j] & COST1)

@@ -21,8 +21,9 @@
  *
  * The informed searches read estimates off the grounded network
  * (estimate.c): A* takes up the stored state of least moves made + h_max
- * (ties: the most moves made), greedy best-first the one of least h_ff
- * (ties: the first stored), both from a binary heap; IDA* is iterative
+ * (ties: the most moves made), greedy best-first the one whose parent
+ * had the least h_ff (ties: the last stored; each state is estimated
+ * when taken up), both from a binary heap; IDA* is iterative
  * deepening whose bound is on moves made + h_max.  A successor that is a
  * dead end (no relaxed plan, or a latch against goal 100) is left out
  * where pruning is on.  auto runs A*, then greedy best-first, then
@@ -1000,9 +1001,13 @@ static int best_each(search_t *S, void *arg, size_t place)
   uint32_t parent = *(uint32_t *)arg, hm, hf, id, h;
   int isnew;
   (void)place;
-  if (!estimate(S, S->child.facts, &hm, &hf))
-    return 0;
-  h = S->best == BEST_ASTAR ? hm : hf;
+  if (S->best == BEST_GBFS) {  /* evaluated when taken up: see below */
+    h = S->hval[parent];
+  } else {
+    if (!estimate(S, S->child.facts, &hm, &hf))
+      return 0;
+    h = hm;
+  }
   id = store(S, &S->child, state_hash32(S, S->child.facts, S->child.n),
              parent, S->joint, &isnew);
   if (isnew) {
@@ -1048,6 +1053,17 @@ static void search_best(search_t *S, int which)
       report(S, f, 0);
     }
     load_state(S, id, &S->cur);
+    if (which == BEST_GBFS && id) {
+      /* greedy search evaluates a state when it is taken up, not when it
+       * is made (deferred evaluation, as Fast Downward's lazy search):
+       * its children wait with its estimate, so a state with hundreds of
+       * successors costs one estimate, not hundreds */
+      if (!estimate(S, S->cur.facts, &hm, &hf)) {
+        S->closed[id] = 1;
+        continue;
+      }
+      S->hval[id] = hf;
+    }
     t = test_state(S, &S->cur, id);
     if (which == BEST_ASTAR)   /* every plan of fewer moves is ruled out */
       r->depth = f ? f - 1 : 0;

@@ -67,8 +67,9 @@ EMCC    ?= emcc
 EMENV   := NODE_PATH=/usr/share/nodejs$(if $(NODE_PATH),:$(NODE_PATH))
 EMOPT   ?= -O3
 WB      := $(B)/web
-WEBOBJ  := $(LIBSRC:engine/%.c=$(WB)/obj/%.o) $(WB)/obj/parser.o \
-           $(WB)/obj/lexer.o $(WB)/obj/web.o
+WO      := $(B)/web-obj
+WEBOBJ  := $(LIBSRC:engine/%.c=$(WO)/%.o) $(WO)/parser.o \
+           $(WO)/lexer.o $(WO)/web.o
 EMLINK  := -sENVIRONMENT=web,worker -sMODULARIZE=1 -sEXPORT_NAME=createGdl \
            -sALLOW_MEMORY_GROWTH=1 -sINITIAL_MEMORY=33554432 \
            -sMAXIMUM_MEMORY=2147483648 -sFORCE_FILESYSTEM=1 \
@@ -76,13 +77,13 @@ EMLINK  := -sENVIRONMENT=web,worker -sMODULARIZE=1 -sEXPORT_NAME=createGdl \
 WEBPAGE := $(wildcard doc/playground/*.html doc/playground/*.js doc/playground/*.css)
 BUNDLED := $(wildcard puzzles/*.kif puzzles/*.hrf rules/*.kif rules/*.hrf)
 
-$(WB)/obj/.dir:
-	@mkdir -p $(WB)/obj && touch $@
+$(WO)/.dir:
+	@mkdir -p $(WO) && touch $@
 
-$(WB)/obj/%.o: engine/%.c $(B)/parser.h | $(WB)/obj/.dir
+$(WO)/%.o: engine/%.c $(B)/parser.h | $(WO)/.dir
 	$(EMENV) $(EMCC) $(CPPFLAGS) $(EMOPT) $(WARN) -MMD -c -o $@ $<
 
-$(WB)/obj/%.o: $(B)/%.c $(B)/parser.h $(B)/lexer.h | $(WB)/obj/.dir
+$(WO)/%.o: $(B)/%.c $(B)/parser.h $(B)/lexer.h | $(WO)/.dir
 	$(EMENV) $(EMCC) $(CPPFLAGS) $(EMOPT) $(GENWARN) -MMD -c -o $@ $<
 
 $(WB)/gdl.js: $(WEBOBJ)
@@ -98,7 +99,7 @@ $(WB)/viz/viz-global.js: doc/playground/package.json doc/playground/package-lock
 # The page, and the bundled files with their layout in a checkout (a
 # puzzle's ;#include "../rules/dogbunny.kif" reads rules/ beside it),
 # listed in files.json for the page's menu.
-$(WB)/files.json: $(WEBPAGE) $(BUNDLED) | $(WB)/obj/.dir
+$(WB)/files.json: $(WEBPAGE) $(BUNDLED) | $(WO)/.dir
 	mkdir -p $(WB)/puzzles $(WB)/rules
 	cp $(WEBPAGE) $(WB)/
 	cp $(filter puzzles/%,$(BUNDLED)) $(WB)/puzzles/
@@ -110,8 +111,9 @@ web: $(WB)/gdl.js $(WB)/viz/viz-global.js $(WB)/files.json
 # The page in a real browser (headless Chromium driven by Selenium), from
 # a local server on a free loopback port: tests/web/check_web.py.
 # SCREENSHOT=doc/playground.png also saves the screenshot there.
-check-web: web
-	python3 tests/web/check_web.py $(WB) $(B)/web-test $(SCREENSHOT)
+WEBPY   ?= /usr/bin/python3
+check-web: web all
+	$(WEBPY) tests/web/check_web.py $(WB) $(B)/web-test $(SCREENSHOT)
 
 # ---- tests ---------------------------------------------------------------
 # One Check runner with a suite per module (tests/check_*.c), then the
@@ -196,7 +198,7 @@ install: all
 	  doc/gdl.pc.in > $(DESTDIR)$(PREFIX)/lib/pkgconfig/gdl.pc
 	if [ -f doc/gdl.1 ]; then install -m 644 doc/gdl.1 $(DESTDIR)$(PREFIX)/share/man/man1/gdl.1; fi
 
--include $(wildcard $(B)/*.d $(B)/tests/*.d $(WB)/obj/*.d)
+-include $(wildcard $(B)/*.d $(B)/tests/*.d $(WO)/*.d)
 
 clean:
 	rm -rf build

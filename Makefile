@@ -81,7 +81,7 @@ $(WO)/.dir:
 	@mkdir -p $(WO) && touch $@
 
 $(WO)/%.o: engine/%.c $(B)/parser.h | $(WO)/.dir
-	$(EMENV) $(EMCC) $(CPPFLAGS) $(EMOPT) $(WARN) -MMD -c -o $@ $<
+	$(EMENV) $(EMCC) $(CPPFLAGS) $(EMOPT) $(WARN) $(EXTRA_WARN) -MMD -c -o $@ $<
 
 $(WO)/%.o: $(B)/%.c $(B)/parser.h $(B)/lexer.h | $(WO)/.dir
 	$(EMENV) $(EMCC) $(CPPFLAGS) $(EMOPT) $(GENWARN) -MMD -c -o $@ $<

@@ -361,6 +361,17 @@ function explain(fact, does) {
   out.dataset.holds = r.holds;
 }
 
+/* Every instance of the pattern that holds in the current state (or in a
+ * rule base), as `gdl query` lists them. */
+function query() {
+  const r = call("web_query", ["string"], [$("explain-fact").value.trim()]);
+  const out = $("explain-out");
+  $("source").hidden = true;
+  out.textContent = r.error ? r.error :
+    r.answers.length ? r.answers.join("\n") + `\n\n${r.answers.length} answer${r.answers.length === 1 ? "" : "s"}` :
+    "no instance holds";
+}
+
 function trace() {
   const r = call("web_trace", ["string"], [$("trace-does").value.trim()]);
   if (r.error) $("trace-out").textContent = r.error;
@@ -569,6 +580,7 @@ async function start() {
   $("stop").onclick = stop;
   $("explain").onclick = () => explain($("explain-fact").value.trim());
   $("explain-fact").addEventListener("keydown", (e) => { if (e.key === "Enter") $("explain").click(); });
+  $("query").onclick = query;
   $("trace").onclick = trace;
   $("graph").onclick = graph;
   $("graph-stop").onclick = stopGraph;

@@ -222,17 +222,38 @@ def scenario(d, url, outdir, screenshot):
     check("Fix the errors" in text(d, "#game-status"), "no game to play while there are errors")
     d.save_screenshot(os.path.join(outdir, "playground-error.png"))
 
-    # the 8-puzzle in the browser, beside native
+    # the 8-puzzle in the browser, beside native: the solver's own figure
+    # (the search, not the loading), the best of three on either side
     open_puzzle(d, EIGHT)
-    res = solve(d, 600)
-    check(res is not None and res.get_attribute("data-length") == "31",
-          "the 8-puzzle is solved in 31 moves in the browser")
-    figures = text(d, "#solve-status .figures") if res else ""
-    web = float(figures.split(" s,")[0].rsplit(" ", 1)[1]) if res else None
+    web = None
+    for _ in range(3):
+        res = solve(d, 600)
+        ok = res is not None and res.get_attribute("data-length") == "31"
+        if not ok:
+            break
+        figures = text(d, "#solve-status .figures")
+        s = float(figures.split(" s,")[0].rsplit(" ", 1)[1])
+        web = s if web is None else min(web, s)
+    check(ok, "the 8-puzzle is solved in 31 moves in the browser")
     gdl = os.environ.get("GDL", "build/gdl")
     native = native_seconds(gdl, EIGHT) if os.path.exists(gdl) else None
-    print("8-puzzle bfs (31 moves): browser %s s, native %s s%s" % (
-        web, native, " (%.1fx)" % (web / native) if web and native else ""))
+    print("8-puzzle bfs (31 moves, 181,439 states expanded): browser %s s, "
+          "native %s s%s" % (web, native,
+                             " (%.1fx)" % (web / native) if web and native else ""))
+
+    # a long search (iddfs on the unsolvable 8-puzzle) runs in the worker:
+    # the page shows its progress, and Stop ends it
+    open_puzzle(d, "puzzles/eight-puzzle-unsolvable.kif")
+    Select(d.find_element(By.ID, "algorithm")).select_by_value("iddfs")
+    d.find_element(By.ID, "solve").click()
+    wait(d, lambda: "searching: depth" in text(d, "#solve-progress"), 60, "progress")
+    t0 = time.time()
+    d.find_element(By.ID, "restart").click()        # the page still answers
+    check(time.time() - t0 < 2, "the page answers while the worker searches")
+    d.find_element(By.ID, "stop").click()
+    check(text(d, "#solve-status") == "stopped" and
+          d.find_element(By.ID, "solve").is_enabled(), "Stop ends the search")
+    Select(d.find_element(By.ID, "algorithm")).select_by_value("bfs")
 
     # the console: no JavaScript errors
     logs = [l for l in d.get_log("browser") if l["level"] == "SEVERE"

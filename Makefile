@@ -87,6 +87,7 @@ $(WO)/%.o: $(B)/%.c $(B)/parser.h $(B)/lexer.h | $(WO)/.dir
 	$(EMENV) $(EMCC) $(CPPFLAGS) $(EMOPT) $(GENWARN) -MMD -c -o $@ $<
 
 $(WB)/gdl.js: $(WEBOBJ)
+	mkdir -p $(WB)
 	$(EMENV) $(EMCC) $(EMOPT) $(EMLINK) -o $@ $^
 
 # Graphviz for the page, by npm from the versions doc/playground pins.

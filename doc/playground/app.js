@@ -230,6 +230,7 @@ function clearOutputs() {
   $("graph-out").textContent = "";
   $("source").hidden = true;
   stopGraph();
+  stopWorker();          /* a search of the rules read before */
 }
 
 /* ---- play ------------------------------------------------------------- */

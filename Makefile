@@ -10,7 +10,7 @@ BISON   ?= bison
 FLEX    ?= flex
 B       := build
 
-CLISRC  := engine/cli.c engine/cli_teach.c
+CLISRC  := engine/cli.c engine/cli_teach.c engine/cli_util.c
 WEBSRC  := engine/web.c
 LIBSRC  := $(filter-out $(CLISRC) $(WEBSRC),$(wildcard engine/*.c))
 LIBOBJ  := $(LIBSRC:engine/%.c=$(B)/%.o) $(B)/parser.o $(B)/lexer.o
@@ -118,7 +118,7 @@ check-web: web all
 
 # ---- tests ---------------------------------------------------------------
 # One Check runner with a suite per module (tests/check_*.c), then the
-# golden error texts, gdl fmt on every file (tests/fmt.sh) and the
+# module map held to the objects (tests/layers.sh), the golden error texts, gdl fmt on every file (tests/fmt.sh) and the
 # differential playouts against SWI-Prolog on a
 # bounded sample.  The corpus is read in place from ../shared/gdl-corpus.
 CHECK_CFLAGS := $(shell pkg-config --cflags check 2>/dev/null)
@@ -136,8 +136,11 @@ $(B)/tests/%.o: tests/%.c $(B)/parser.h | $(B)/.dir
 $(B)/check_gdl: $(TESTOBJ) $(B)/libgdl.a
 	$(CC) $(CFLAGS) $(LDFLAGS) -o $@ $^ $(CHECK_LIBS) $(LDLIBS)
 
-check: all $(B)/check_gdl
+# web.o: the playground's front end compiled natively, for tests/layers.sh
+# and so that -Werror sees it without Emscripten.
+check: all $(B)/check_gdl $(B)/web.o
 	$(B)/check_gdl
+	tests/layers.sh $(B)
 	tests/golden.sh
 	tests/play_tmux.sh
 	tests/fmt.sh -j 2

@@ -432,17 +432,19 @@ static void progress(void *arg, const gdl_progress *p)
   (void)arg;
   EM_ASM({
     if (Module.gdlProgress)
-      Module.gdlProgress($0, $1, $2, $3, $4);
+      Module.gdlProgress($0, $1, $2, $3, $4, $5 ? UTF8ToString($5) : "");
   }, p->depth, (double)p->expanded, (double)p->generated, p->seconds,
-     (double)p->memory);
+     (double)p->memory, p->algorithm);
 }
 #endif
 
 /* Solves from the initial state, or from the current state when
- * from_current: {"status", "length", "goal", "plan", "expanded",
- * "generated", "stored", "depth", "seconds", "peak_memory_bytes",
- * "bytes_per_state", "algorithm", "limit"}.  algorithm: bfs, iddfs, dfs;
- * 0 for no limit. */
+ * from_current, as `gdl solve --json` does: {"status", "length", "goal",
+ * "plan", "expanded", "generated", "stored", "depth", "seconds",
+ * "peak_memory_bytes", "bytes_per_state", "algorithm" (the search that
+ * found it), "optimal", "pruned", "estimate", "latches", "from_step",
+ * "limit"}.  algorithm: a name gdl_algorithm_name() gives; any other is
+ * auto.  0 for no limit. */
 EMSCRIPTEN_KEEPALIVE
 const char *web_solve(const char *algorithm, double max_seconds,
                       double max_states, int from_current)
@@ -456,8 +458,9 @@ const char *web_solve(const char *algorithm, double max_seconds,
   if (!ready)
     return error("no game is loaded");
   memset(&so, 0, sizeof so);
-  so.algorithm = strcmp(algorithm, "iddfs") == 0 ? GDL_IDDFS
-                 : strcmp(algorithm, "dfs") == 0 ? GDL_DFS : GDL_BFS;
+  for (so.algorithm = GDL_BFS; so.algorithm < GDL_AUTO; so.algorithm++)
+    if (strcmp(algorithm, gdl_algorithm_name(so.algorithm)) == 0)
+      break;                      /* none named: auto */
   so.max_seconds = max_seconds;
   so.max_states = (uint64_t)max_states;
   so.start = from_current ? &stack[depth - 1] : NULL;
@@ -497,12 +500,13 @@ const char *web_solve(const char *algorithm, double max_seconds,
   }
   putf("], \"expanded\": %llu, \"generated\": %llu, \"stored\": %llu, "
        "\"depth\": %u, \"seconds\": %.3f, \"peak_memory_bytes\": %zu, "
-       "\"bytes_per_state\": %.1f, \"algorithm\": ",
+       "\"bytes_per_state\": %.1f, \"optimal\": %s, \"pruned\": %llu, "
+       "\"estimate\": %u, \"latches\": %u, \"algorithm\": ",
        (unsigned long long)res.expanded, (unsigned long long)res.generated,
        (unsigned long long)res.stored, res.depth, res.seconds,
-       res.peak_memory, res.bytes_per_state);
-  put_str(so.algorithm == GDL_IDDFS ? "iddfs"
-          : so.algorithm == GDL_DFS ? "dfs" : "bfs");
+       res.peak_memory, res.bytes_per_state, res.optimal ? "true" : "false",
+       (unsigned long long)res.pruned, res.estimate, res.latches);
+  put_str(gdl_algorithm_name(res.found_by));
   putf(", \"from_step\": %zu", from_current ? depth - 1 : (size_t)0);
   if (res.status == GDL_LIMIT) {
     puts_(", \"limit\": ");

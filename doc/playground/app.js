@@ -402,7 +402,8 @@ function solve() {
     const m = ev.data;
     if (m.type === "progress") {
       $("solve-progress").textContent =
-        `searching: depth ${m.depth}, ${m.expanded.toLocaleString()} states expanded, ` +
+        `searching${m.algorithm ? " (" + m.algorithm + ")" : ""}: depth ${m.depth}, ` +
+        `${m.expanded.toLocaleString()} states expanded, ` +
         `${m.generated.toLocaleString()} generated, ${(m.memory / 1048576).toFixed(1)} MB, ${m.seconds.toFixed(1)} s`;
       return;
     }
@@ -439,7 +440,8 @@ function stop() {
 function showSolution(r, base) {
   const st = $("solve-status");
   st.textContent = "";
-  const head = r.status === "solved" ? `Solved: ${r.length} move${r.length === 1 ? "" : "s"}` :
+  const head = r.status === "solved" ? `Solved: ${r.length} move${r.length === 1 ? "" : "s"}, ` +
+                                       (r.optimal ? "shortest" : "not proven shortest") :
     r.status === "unsolvable" ? (r.goal !== null ? `Unsolvable: the best goal reachable is ${r.goal}` :
                                  "Unsolvable: no terminal state with goal 100 is reachable") :
     `Stopped: ${r.limit}`;
@@ -450,7 +452,8 @@ function showSolution(r, base) {
   st.appendChild(el("div", { className: "figures" },
     `${r.algorithm} from ${r.from_step ? "step " + r.from_step : "the start"}: ` +
     `${r.expanded.toLocaleString()} states expanded, ${r.generated.toLocaleString()} generated, ` +
-    `${r.stored.toLocaleString()} stored, depth ${r.depth}, ${r.seconds.toFixed(3)} s, ` +
+    `${r.stored.toLocaleString()} stored` + (r.pruned ? `, ${r.pruned.toLocaleString()} pruned as dead ends` : "") +
+    `, depth ${r.depth}, ${r.seconds.toFixed(3)} s, ` +
     `${(r.peak_memory_bytes / 1048576).toFixed(1)} MB peak`));
   app.lastSolve = r;
   const plan = $("plan");

@@ -6,7 +6,7 @@
  * Message in:  {files: {path: text}, name, text, moves: [joint move, ...],
  *               algorithm, seconds, states, fromCurrent}
  * Messages out: {type: "progress", depth, expanded, generated, seconds,
- *               memory}, then {type: "done", result} or {type: "error",
+ *               memory, algorithm}, then {type: "done", result} or {type: "error",
  *               message}. */
 importScripts("gdl.js");
 
@@ -14,8 +14,8 @@ onmessage = async (ev) => {
   const job = ev.data;
   try {
     const M = await createGdl({
-      gdlProgress: (depth, expanded, generated, seconds, memory) =>
-        postMessage({ type: "progress", depth, expanded, generated, seconds, memory }),
+      gdlProgress: (depth, expanded, generated, seconds, memory, algorithm) =>
+        postMessage({ type: "progress", depth, expanded, generated, seconds, memory, algorithm }),
     });
     for (const [path, text] of Object.entries(job.files)) {
       const dir = path.slice(0, path.lastIndexOf("/"));

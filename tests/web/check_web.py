@@ -91,6 +91,11 @@ def set_editor(d, value):
         "e.dispatchEvent(new Event('input'));", value)
 
 
+def choose_algorithm(d, name):
+    d.find_element(By.CSS_SELECTOR, "#tabs [data-tab=solve]").click()
+    Select(d.find_element(By.ID, "algorithm")).select_by_value(name)
+
+
 def solve(d, seconds=120):
     d.find_element(By.CSS_SELECTOR, "#tabs [data-tab=solve]").click()
     d.find_element(By.ID, "solve").click()
@@ -101,10 +106,12 @@ def solve(d, seconds=120):
 
 
 def native_seconds(gdl, path):
-    """The best of three `gdl solve --json` runs: its own figure."""
+    """The best of three `gdl solve --algorithm bfs --json` runs: its own
+    figure."""
     best = None
     for _ in range(3):
-        out = subprocess.run([gdl, "solve", path, "--json"], capture_output=True,
+        out = subprocess.run([gdl, "solve", path, "--algorithm", "bfs", "--json"],
+                             capture_output=True,
                              text=True, check=False).stdout
         s = json.loads(out)["seconds"]
         best = s if best is None else min(best, s)
@@ -134,7 +141,7 @@ def scenario(d, url, outdir, screenshot):
     d.find_element(By.ID, "undo").click()
     check(text(d, "#game-status").startswith("Step 1"), "undo: step 1")
 
-    # solve: 28 moves, from the start
+    # solve: 28 moves, from the start (auto: astar proves it shortest)
     res = solve(d)
     check(res is not None and res.get_attribute("data-length") == "28",
           "solve finds the 28-move plan (%s)" % (res.text if res else text(d, "#solve-status")))
@@ -222,9 +229,10 @@ def scenario(d, url, outdir, screenshot):
     check("Fix the errors" in text(d, "#game-status"), "no game to play while there are errors")
     d.save_screenshot(os.path.join(outdir, "playground-error.png"))
 
-    # the 8-puzzle in the browser, beside native: the solver's own figure
-    # (the search, not the loading), the best of three on either side
+    # the 8-puzzle in the browser, beside native: bfs, the solver's own
+    # figure (the search, not the loading), the best of three on either side
     open_puzzle(d, EIGHT)
+    choose_algorithm(d, "bfs")
     web = None
     for _ in range(3):
         res = solve(d, 600)
@@ -244,16 +252,17 @@ def scenario(d, url, outdir, screenshot):
     # a long search (iddfs on the unsolvable 8-puzzle) runs in the worker:
     # the page shows its progress, and Stop ends it
     open_puzzle(d, "puzzles/eight-puzzle-unsolvable.kif")
-    Select(d.find_element(By.ID, "algorithm")).select_by_value("iddfs")
+    choose_algorithm(d, "iddfs")
     d.find_element(By.ID, "solve").click()
-    wait(d, lambda: "searching: depth" in text(d, "#solve-progress"), 60, "progress")
+    wait(d, lambda: text(d, "#solve-progress").startswith("searching (iddfs): depth"), 60,
+         "progress")
     t0 = time.time()
     d.find_element(By.ID, "restart").click()        # the page still answers
     check(time.time() - t0 < 2, "the page answers while the worker searches")
     d.find_element(By.ID, "stop").click()
     check(text(d, "#solve-status") == "stopped" and
           d.find_element(By.ID, "solve").is_enabled(), "Stop ends the search")
-    Select(d.find_element(By.ID, "algorithm")).select_by_value("bfs")
+    choose_algorithm(d, "auto")
 
     # the console: no JavaScript errors
     logs = [l for l in d.get_log("browser") if l["level"] == "SEVERE"

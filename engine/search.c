@@ -83,9 +83,12 @@ typedef struct {
   struct pq { uint64_t key; uint32_t id; } *heap;
   uint32_t nheap, heapcap;
   const char *running;        /* the search's name, for progress */
+  uint32_t fanout;            /* successors of the state being expanded */
 } search_t;
 
 enum { BEST_ASTAR = 1, BEST_GBFS = 2 };
+#define EVALUATED 2           /* closed[]: open, its estimate its own */
+#define EAGER_FANOUT 16       /* gbfs: successors evaluated when made */
 
 /* States of bits come in pairs of 32-bit words (ground_state_words):
  * these copy, compare and hash them 64 bits at a time, with no call. */
@@ -423,6 +426,9 @@ static int successors(search_t *S, succ_fn each, void *arg, int first)
   for (r = 0; r < k; r++)
     start[r] = pick[r];
   S->res->expanded++;
+  for (r = 0, S->fanout = 1; r < k; r++)     /* successors to come */
+    S->fanout = S->fanout > UINT32_MAX / nm[r] ? UINT32_MAX
+                                                : S->fanout * (uint32_t)nm[r];
   for (;;) {
     for (r = 0; r < k; r++)
       S->joint[r] = mv[r][pick[r]];
@@ -1001,17 +1007,19 @@ static int best_each(search_t *S, void *arg, size_t place)
   uint32_t parent = *(uint32_t *)arg, hm, hf, id, h;
   int isnew;
   (void)place;
-  if (S->best == BEST_GBFS) {  /* evaluated when taken up: see below */
-    h = S->hval[parent];
+  if (S->best == BEST_GBFS && S->fanout > EAGER_FANOUT) {
+    h = S->hval[parent];       /* evaluated when taken up: see below */
   } else {
     if (!estimate(S, S->child.facts, &hm, &hf))
       return 0;
-    h = hm;
+    h = S->best == BEST_ASTAR ? hm : hf;
   }
   id = store(S, &S->child, state_hash32(S, S->child.facts, S->child.n),
              parent, S->joint, &isnew);
   if (isnew) {
     S->hval[id] = h;
+    S->closed[id] = S->best == BEST_GBFS && S->fanout <= EAGER_FANOUT
+                        ? EVALUATED : 0;
   } else if (S->best == BEST_ASTAR && S->depth[parent] + 1 < S->depth[id]) {
     /* reached by fewer moves: the shorter way kept, taken up again */
     uint32_t r;
@@ -1045,7 +1053,7 @@ static void search_best(search_t *S, int which)
     unsigned f = (unsigned)(e.key >> 32);
     int t;
     id = e.id;
-    if (S->closed[id] ||
+    if (S->closed[id] == 1 ||
         (which == BEST_ASTAR && UINT32_MAX - (uint32_t)e.key != S->depth[id]))
       continue;                /* expanded, or since reached by fewer */
     if ((r->expanded & 255) == 0) {
@@ -1053,11 +1061,12 @@ static void search_best(search_t *S, int which)
       report(S, f, 0);
     }
     load_state(S, id, &S->cur);
-    if (which == BEST_GBFS && id) {
-      /* greedy search evaluates a state when it is taken up, not when it
-       * is made (deferred evaluation, as Fast Downward's lazy search):
-       * its children wait with its estimate, so a state with hundreds of
-       * successors costs one estimate, not hundreds */
+    if (which == BEST_GBFS && id && S->closed[id] != EVALUATED) {
+      /* among many successors, greedy search evaluates a state when it
+       * is taken up, not when it is made (deferred evaluation, as Fast
+       * Downward's lazy search): they wait with their parent's estimate,
+       * so a state with hundreds of them costs one estimate, not
+       * hundreds; a few (up to EAGER_FANOUT) are told apart at once */
       if (!estimate(S, S->cur.facts, &hm, &hf)) {
         S->closed[id] = 1;
         continue;

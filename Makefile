@@ -12,7 +12,8 @@ B       := build
 
 CLISRC  := engine/cli.c engine/cli_teach.c
 LIBSRC  := $(filter-out $(CLISRC),$(wildcard engine/*.c))
-LIBOBJ  := $(LIBSRC:engine/%.c=$(B)/%.o) $(B)/parser.o $(B)/lexer.o
+LIBOBJ  := $(LIBSRC:engine/%.c=$(B)/%.o) $(B)/parser.o $(B)/lexer.o \
+           $(B)/infix_parser.o $(B)/infix_lexer.o
 
 all: $(B)/gdl $(B)/libgdl.a
 
@@ -29,6 +30,19 @@ $(B)/parser.o: $(B)/parser.c $(B)/lexer.h
 	$(CC) $(CPPFLAGS) $(CFLAGS) $(GENWARN) -MMD -c -o $@ $<
 
 $(B)/lexer.o: $(B)/lexer.c $(B)/parser.h
+	$(CC) $(CPPFLAGS) $(CFLAGS) $(GENWARN) -MMD -c -o $@ $<
+
+# The infix front end: the same, with the prefix infix_ (grammar/infix.h).
+$(B)/infix_parser.c $(B)/infix_parser.h &: grammar/infix_parser.y | $(B)/.dir
+	$(BISON) -Wall -Werror -o $(B)/infix_parser.c --defines=$(B)/infix_parser.h $<
+
+$(B)/infix_lexer.c $(B)/infix_lexer.h &: grammar/infix_lexer.l | $(B)/.dir
+	$(FLEX) -o $(B)/infix_lexer.c --header-file=$(B)/infix_lexer.h $<
+
+$(B)/infix_parser.o: $(B)/infix_parser.c $(B)/infix_lexer.h
+	$(CC) $(CPPFLAGS) $(CFLAGS) $(GENWARN) -MMD -c -o $@ $<
+
+$(B)/infix_lexer.o: $(B)/infix_lexer.c $(B)/infix_parser.h
 	$(CC) $(CPPFLAGS) $(CFLAGS) $(GENWARN) -MMD -c -o $@ $<
 
 $(B)/%.o: engine/%.c $(B)/parser.h | $(B)/.dir

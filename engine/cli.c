@@ -228,7 +228,7 @@ static int parse_args(int argc, char **argv, opts_t *o)
     }
 #define OPT(name) (strcmp(a, name) == 0)
     if (strcmp(cmd, "fmt") == 0 && !OPT("--check") && !OPT("--write") &&
-        !OPT("-w"))
+        !OPT("-w") && !OPT("--syntax"))
       return usage_error("unknown option '%s' for 'gdl fmt' (see gdl fmt "
                          "--help)", a);
 #define VALUE()                                                          \
@@ -247,6 +247,11 @@ static int parse_args(int argc, char **argv, opts_t *o)
       o->check = 1;
     } else if ((OPT("--write") || OPT("-w")) && strcmp(cmd, "fmt") == 0) {
       o->write = 1;
+    } else if (OPT("--syntax")) {
+      VALUE();
+      if (strcmp(v, "infix") && strcmp(v, "kif"))
+        return usage_error("--syntax is infix or kif, not '%s'", v);
+      o->syntax = v;
     } else if (OPT("--engine")) {
       VALUE();
       if (strcmp(v, "auto") && strcmp(v, "ground") && strcmp(v, "interp"))
@@ -961,6 +966,15 @@ static int cmd_cat(gdl_ctx *ctx, const opts_t *o)
   int rc = load(ctx, o);
   if (rc)
     return rc;
+  if (o->syntax) {           /* the forms, written again in that syntax */
+    const char *text;
+    gdl_status st = gdl_write(ctx, strcmp(o->syntax, "infix") == 0
+                                       ? GDL_SYNTAX_INFIX : GDL_SYNTAX_KIF,
+                              &text, &n);
+    if (st != GDL_OK)
+      return fail(ctx, st);
+    return fwrite(text, 1, n, stdout) == n ? 0 : 2;
+  }
   printf(";;;; One description made by gdl cat from:");
   for (i = 0; i < gdl_file_count(ctx); i++)
     printf(" %s", gdl_file_name(ctx, i));
@@ -1110,6 +1124,9 @@ int main(int argc, char **argv)
   }
   if (o.max_memory)
     gdl_set_memory_limit(ctx, o.max_memory);
+  if (o.syntax && strcmp(o.cmd, "cat") != 0)
+    gdl_set_syntax(ctx, strcmp(o.syntax, "infix") == 0 ? GDL_SYNTAX_INFIX
+                                                       : GDL_SYNTAX_KIF);
   signal(SIGINT, on_sigint);
   gdl_set_interrupt(ctx, &interrupted);
   if (strcmp(o.cmd, "check") == 0)

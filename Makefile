@@ -56,7 +56,8 @@ $(B)/gdl: $(CLISRC:engine/%.c=$(B)/%.o) $(B)/libgdl.a
 
 # ---- tests ---------------------------------------------------------------
 # One Check runner with a suite per module (tests/check_*.c), then the
-# golden error texts, gdl fmt on every file (tests/fmt.sh) and the
+# golden error texts, gdl fmt on every file (tests/fmt.sh), KIF -> infix
+# -> KIF on every file (tests/roundtrip.sh) and the
 # differential playouts against SWI-Prolog on a
 # bounded sample.  The corpus is read in place from ../shared/gdl-corpus.
 CHECK_CFLAGS := $(shell pkg-config --cflags check 2>/dev/null)
@@ -79,6 +80,7 @@ check: all $(B)/check_gdl
 	tests/golden.sh
 	tests/play_tmux.sh
 	tests/fmt.sh -j 2
+	tests/roundtrip.sh -j 2
 	tests/engines.sh -j 2 -k 2 -m 60 $(CORPUS)/single/*.kif $(CORPUS)/multi/*.kif $(CORPUS)/conformance/*.kif
 	tests/differential.sh -j 2 -k 2 -m 60 $(CORPUS)/single/*.kif $(CORPUS)/multi/*.kif $(CORPUS)/conformance/*.kif
 

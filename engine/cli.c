@@ -120,9 +120,13 @@ static const struct {
     "N, exactly N playouts, whatever the time: the same work every run, to\n"
     "compare builds by instruction counts (valgrind --tool=callgrind).\n" },
   { "cat",
-    "usage: gdl cat FILE...\n"
+    "usage: gdl cat FILE... [--syntax kif|infix]\n"
     "Writes the description (the files and the files they #include) as one\n"
-    "standard KIF file that other GGP tools can read.\n" },
+    "standard KIF file that other GGP tools can read.  With --syntax, the\n"
+    "files (KIF or infix, by their names' endings) are only parsed, not\n"
+    "checked, and written again in that syntax, each in its canonical\n"
+    "layout with its comments: --syntax infix turns KIF into infix GDL,\n"
+    "--syntax kif infix into KIF.\n" },
   { "explain",
     "usage: gdl explain FILE... [--moves 'M1 M2 ...'] [--does 'M ...'] FACT\n"
     "Says why FACT holds in the state reached by the moves: a proof tree,\n"
@@ -963,18 +967,22 @@ static int cmd_solve(gdl_ctx *ctx, const opts_t *o)
 static int cmd_cat(gdl_ctx *ctx, const opts_t *o)
 {
   size_t i, n = 0;
-  int rc = load(ctx, o);
-  if (rc)
-    return rc;
+  int rc;
   if (o->syntax) {           /* the forms, written again in that syntax */
     const char *text;
-    gdl_status st = gdl_write(ctx, strcmp(o->syntax, "infix") == 0
-                                       ? GDL_SYNTAX_INFIX : GDL_SYNTAX_KIF,
-                              &text, &n);
+    gdl_status st = GDL_OK;
+    for (rc = 0; rc < o->nfiles && st == GDL_OK; rc++)
+      st = gdl_load_file(ctx, o->files[rc]);
+    if (st == GDL_OK)
+      st = gdl_write(ctx, strcmp(o->syntax, "infix") == 0 ? GDL_SYNTAX_INFIX
+                                                          : GDL_SYNTAX_KIF,
+                     &text, &n);
     if (st != GDL_OK)
       return fail(ctx, st);
     return fwrite(text, 1, n, stdout) == n ? 0 : 2;
   }
+  if ((rc = load(ctx, o)) != 0)
+    return rc;
   printf(";;;; One description made by gdl cat from:");
   for (i = 0; i < gdl_file_count(ctx); i++)
     printf(" %s", gdl_file_name(ctx, i));

@@ -12,6 +12,7 @@
 #     engines.sh compares the grounded engine with it).
 # A file that infix cannot write (a list that does not start with a
 # constant) must be one the checker rejects.
+#   - the infix text is in gdl fmt's canonical layout (fmt --check).
 # A file with a syntax error must give exit 2 from gdl cat.
 #
 #   tests/roundtrip.sh [-j JOBS] [-m STEPS] [-t SECONDS] [FILE...]
@@ -88,6 +89,10 @@ if [ $rc -ne 0 ]; then
   rm -rf "$w"
   exit 0
 fi
+# what gdl cat writes is in gdl fmt's canonical layout (so gdl fmt of an
+# infix file is tried on every file here too: it must change nothing)
+"$GDL" fmt --check "$h" 2>"$w/ferr" ||
+  fail "gdl fmt --check of the infix text: $(head -1 "$w/ferr")"
 "$GDL" cat --syntax kif "$f" >"$w/a" 2>"$w/aerr" ||
   fail "gdl cat --syntax kif exit $?: $(head -1 "$w/aerr")"
 "$GDL" cat --syntax kif "$h" >"$w/b" 2>"$w/berr" ||

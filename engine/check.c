@@ -1146,6 +1146,7 @@ gdl_status gdl_parse_terms(gdl_ctx *ctx, const char *label, const char *text,
   PROTECT(ctx);
   file = load_add_file(ctx, label, text, strlen(text));
   ctx->files[file].alone = 1;      /* a `;#include` here names nothing */
+  ctx->files[file].infix = infix_terms_text(ctx, text);
   forms = load_parse(ctx, file);
   *out = ctx_arena(ctx, (forms->n + 1) * sizeof **out);
   *n = 0;

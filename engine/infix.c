@@ -142,6 +142,25 @@ void infix_term(gdl_ctx *ctx, strbuf_t *b, gdl_term t,
   }
 }
 
+int infix_terms_text(const gdl_ctx *ctx, const char *text)
+{
+  uint32_t i;
+  const char *p;
+  int quoted = 0;
+  for (i = 0; i < ctx->nfiles && ctx->files[i].alone; i++)
+    ;
+  if (i == ctx->nfiles || !ctx->files[i].infix)
+    return 0;
+  for (p = text; *p; p++) {
+    if (*p == '\'')
+      quoted = !quoted;
+    else if (!quoted && (*p == '?' ||
+                         (*p == '(' && (p == text || !id_char(p[-1])))))
+      return 0;
+  }
+  return 1;
+}
+
 /* ---- comments --------------------------------------------------------- */
 
 static int blank(char ch)

@@ -326,6 +326,10 @@ void infix_put_var(gdl_ctx *ctx, strbuf_t *b, uint32_t sym);
 /* A term in infix (varnames as in sb_term). */
 void infix_term(gdl_ctx *ctx, strbuf_t *b, gdl_term t,
                 const uint32_t *varnames);
+/* Whether terms given on the command line are infix: when the description
+ * is infix and the text has neither a '(' that opens a KIF list nor a
+ * '?' (outside quotes); else they are KIF. */
+int infix_terms_text(const gdl_ctx *ctx, const char *text);
 /* The forms of file `file` (parsed alone) in the canonical layout of the
  * syntax `infix` says, appended to out. */
 void infix_layout(gdl_ctx *ctx, uint32_t file, const gdl_node *forms,

@@ -142,6 +142,17 @@ void infix_term(gdl_ctx *ctx, strbuf_t *b, gdl_term t,
   }
 }
 
+const char *infix_var_shown(gdl_ctx *ctx, uint32_t file, uint32_t sym)
+{
+  strbuf_t *b = &ctx->termtext;
+  if (file >= ctx->nfiles || !ctx->files[file].infix)
+    return sym_text(ctx, sym);
+  b->n = 0;
+  infix_put_var(ctx, b, sym);
+  sb_putc(ctx, b, 0);
+  return b->s;
+}
+
 int infix_terms_text(const gdl_ctx *ctx, const char *text)
 {
   uint32_t i;

@@ -326,6 +326,9 @@ void infix_put_var(gdl_ctx *ctx, strbuf_t *b, uint32_t sym);
 /* A term in infix (varnames as in sb_term). */
 void infix_term(gdl_ctx *ctx, strbuf_t *b, gdl_term t,
                 const uint32_t *varnames);
+/* A variable's name (?x) for a message about file `file`: as it is for a
+ * KIF file, in infix (X) for an infix one.  Valid until the next call. */
+const char *infix_var_shown(gdl_ctx *ctx, uint32_t file, uint32_t sym);
 /* Whether terms given on the command line are infix: when the description
  * is infix and the text has neither a '(' that opens a KIF list nor a
  * '?' (outside quotes); else they are KIF. */

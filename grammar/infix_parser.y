@@ -286,7 +286,7 @@ static void token_text(const struct gdl_infix_state *ls, yysymbol_kind_t k,
   uint32_t len = at->end - at->start;
   switch (k) {
   case YYSYMBOL_YYEOF:
-    snprintf(buf, n, "the end of the file");
+    snprintf(buf, n, "end of file");
     return;
   case YYSYMBOL_CONSTANT:
   case YYSYMBOL_VARIABLE:
@@ -294,7 +294,7 @@ static void token_text(const struct gdl_infix_state *ls, yysymbol_kind_t k,
              ls->text + at->start);
     return;
   default:
-    snprintf(buf, n, "%s", yysymbol_name(k));
+    snprintf(buf, n, "'%s'", yysymbol_name(k));
   }
 }
 
@@ -304,7 +304,12 @@ static const char *expect_name(yysymbol_kind_t k)
   switch (k) {
   case YYSYMBOL_CONSTANT: return "a constant";
   case YYSYMBOL_VARIABLE: return "a variable";
-  case YYSYMBOL_YYEOF: return "the end of the file";
+  case YYSYMBOL_YYEOF: return "end of file";
+  case YYSYMBOL_RPAREN: return "')'";
+  case YYSYMBOL_COMMA: return "','";
+  case YYSYMBOL_AND: return "'&'";
+  case YYSYMBOL_IF: return "':-'";
+  case YYSYMBOL_LPAREN: return "'('";
   default: return yysymbol_name(k);
   }
 }

@@ -17,8 +17,8 @@
  *     body literal on a line of its own, indented 4 spaces, every line
  *     but the last ending in ` &` (KIF: `(<= HEAD`, the literals on lines
  *     of their own, the last followed by `)`, as gdl fmt writes it).  Any
- *     other sentence is one line: p(a,b) with no spaces, ~ before a
- *     negated literal.  No sentence ends in '.'.
+ *     other sentence is one line: p(a, b), a space after each comma
+ *     and nowhere else in a literal, ~ right before a negated literal.  No sentence ends in '.'.
  *   - Comments keep their text and their order; ';' in KIF and '%' in
  *     infix stand for each other (;; becomes %%).  A comment between two
  *     sentences is on a line of its own in column 1, or at the end of the
@@ -135,7 +135,7 @@ void infix_term(gdl_ctx *ctx, strbuf_t *b, gdl_term t,
     sb_putc(ctx, b, '(');
     for (i = 0; i < arity; i++) {
       if (i)
-        sb_putc(ctx, b, ',');
+        sb_puts(ctx, b, ", ", 2);
       infix_term(ctx, b, TARG(ctx, t, i), varnames);
     }
     sb_putc(ctx, b, ')');
@@ -330,7 +330,7 @@ static void put_flat(lay_t *f, const gdl_node *n)
   sb_putc(f->ctx, f->out, '(');
   for (e = n->first->next; e; e = e->next) {
     if (e != n->first->next)
-      sb_putc(f->ctx, f->out, ',');
+      sb_puts(f->ctx, f->out, ", ", 2);
     put_flat(f, e);
   }
   sb_putc(f->ctx, f->out, ')');

@@ -118,8 +118,10 @@ static void put_rterm(gdl_ctx *ctx, strbuf_t *b, const rule_t *r, gdl_term t,
     sb_puts(ctx, b, sym_text(ctx, x->sym), sym_len(ctx, x->sym));
   }
   for (i = 0; i < x->arity; i++) {
-    if (i || !infix)
-      sb_putc(ctx, b, infix ? ',' : ' ');
+    if (infix && i)
+      sb_puts(ctx, b, ", ", 2);
+    else if (!infix)
+      sb_putc(ctx, b, ' ');
     put_rterm(ctx, b, r, TARG(ctx, t, i), inst);
   }
   sb_putc(ctx, b, ')');
@@ -149,7 +151,7 @@ static void put_lit(gdl_ctx *ctx, strbuf_t *b, const rule_t *r,
       sb_printf(ctx, b, "%s", l->kind == L_DISTINCT ? "(distinct "
                                                     : "(not (distinct ");
     put_rterm(ctx, b, r, l->a, inst);
-    sb_putc(ctx, b, infix ? ',' : ' ');
+    sb_puts(ctx, b, infix ? ", " : " ", infix ? 2 : 1);
     put_rterm(ctx, b, r, l->b, inst);
     sb_printf(ctx, b, "%s", infix || l->kind == L_DISTINCT ? ")" : "))");
   }
@@ -494,7 +496,7 @@ static void why(gdl_ctx *ctx, teach_t *T, gdl_term t, unsigned depth,
     } else if (desc_infix(ctx)) {
       sb_printf(ctx, b, "%sdistinct(", l->kind == L_DISTINCT ? "" : "~");
       put_term(ctx, b, a);
-      sb_putc(ctx, b, ',');
+      sb_puts(ctx, b, ", ", 2);
       put_term(ctx, b, c);
       sb_printf(ctx, b, "%s", l->kind == L_DISTINCT ? ")  <- they differ\n"
                                                     : ")  <- they are "

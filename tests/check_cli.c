@@ -288,7 +288,7 @@ static const char *const puzzle_files[] = {
   "eight-puzzle-easy.kif", "eight-puzzle-unsolvable.kif", "hanoi5.kif",
   "lights-out-3x3.kif", "missionaries-cannibals.kif",
   "peg-solitaire-small.kif", "toazzle-13.kif", "water-jugs.kif",
-  "wolf-goat-cabbage.kif",
+  "wolf-goat-cabbage.kif", "toads-and-frogs.hrf", "bridge-and-torch.hrf",
 };
 
 START_TEST(test_check_clean)

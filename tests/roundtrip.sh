@@ -34,9 +34,10 @@ done
 shift $((OPTIND - 1))
 
 # Messages without their places (FILE:LINE:COL, the source line, the
-# caret), and the cat text without the lines naming the files.
+# caret) and without variable names (?x in KIF is X in infix), and the
+# cat text without the lines naming the files.
 messages() {
-  grep -v '^  ' "$1" | sed -E 's#[^ ()]*:[0-9]+:[0-9]+#@#g; s#^[^ ]*\.(kif|hrf): #@: #'
+  grep -v '^  ' "$1" | sed -E 's#[^ ()]*:[0-9]+:[0-9]+#@#g; s#^[^ ]*\.(kif|hrf): #@: #; s#variable [^ ]+ #variable V #g'
 }
 catlines() {
   grep -Ev '^;;;; (One description made by gdl cat from:|---- .* ----$)|^$' "$1"

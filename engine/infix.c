@@ -244,9 +244,10 @@ static void spaces(lay_t *f, uint32_t n)
     sb_putc(f->ctx, f->out, ' ');
 }
 
-/* A comment, its leading comment characters those of the syntax written;
- * an #include line in column 1 (or, for gdl_write, as a note of what was
- * included there, as gdl cat has always written it). */
+/* A comment, its leading comment characters those of the syntax written,
+ * at the current column (`indent` spaces into its line); an #include line
+ * in column 1 (or, for gdl_write, as a note of what was included there,
+ * as gdl cat has always written it). */
 static void put_comment(lay_t *f, const icomment_t *c, uint32_t indent)
 {
   char from = f->from_infix ? '%' : ';', to = f->to_infix ? '%' : ';';
@@ -258,17 +259,16 @@ static void put_comment(lay_t *f, const icomment_t *c, uint32_t indent)
                 to, (int)(n - 9), s + 9);
       return;
     }
-    indent = 0;
+    f->out->n -= indent;     /* back to column 1 */
   }
-  spaces(f, indent);
   for (i = 0; i < n && s[i] == from; i++)
     sb_putc(f->ctx, f->out, to);
   sb_puts(f->ctx, f->out, s + i, n - i);
 }
 
-/* Every comment in [from, to), each on a line of its own, each followed
- * by a line break and `indent` spaces when `after`, else each preceded
- * by a line break. */
+/* Every comment in [from, to), each on a line of its own: when `after`,
+ * each from the current column (`indent`) and followed by a line break
+ * and `indent` spaces; else each after a line break, in column 1. */
 static uint32_t put_comment_lines(lay_t *f, uint32_t from, uint32_t to,
                                   uint32_t indent, int after)
 {
@@ -276,7 +276,7 @@ static uint32_t put_comment_lines(lay_t *f, uint32_t from, uint32_t to,
   for (k = comment_at(f, from); k < f->nc && f->c[k].start < to; k++, n++) {
     if (!after)
       sb_putc(f->ctx, f->out, '\n');
-    put_comment(f, &f->c[k], indent);
+    put_comment(f, &f->c[k], after ? indent : 0);
     if (after) {
       sb_putc(f->ctx, f->out, '\n');
       spaces(f, indent);

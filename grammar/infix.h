@@ -41,6 +41,8 @@ struct gdl_infix_state {
   gdl_loc pend_loc;
   uint32_t redone;       /* offset of the last token handed again + 1 */
   uint32_t last_start;   /* the last token handed to the parser */
+  uint32_t quiet_until;  /* no syntax error is reported before this offset
+                            (the end of a line with an unclosed quote) */
   /* the sentence before, for the missing-'&' test */
   int have_prev;
   int prev_rule;         /* it was a rule with a body */

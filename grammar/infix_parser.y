@@ -2,7 +2,7 @@
  * infix_parser.y - infix GDL sentences into the same tree of gdl_node the
  * KIF parser builds (a pure, reentrant bison parser, prefix infix_):
  *
- *   sentence:  term  |  term ":-" literal "&" literal ...   [ "." ]
+ *   sentence:  literal  |  term ":-" literal "&" literal ...   [ "." ]
  *   literal:   term  |  "~" literal
  *   term:      constant  |  variable  |  constant "(" [ literal "," ... ] ")"
  *
@@ -135,7 +135,7 @@ static void sentence(yyscan_t scanner, gdl_node *forms, gdl_node *s,
 
 file
   : %empty
-  | file term end       { sentence(scanner, forms, $2, 0, @3.end > @3.start); }
+  | file literal end    { sentence(scanner, forms, $2, 0, @3.end > @3.start); }
   | file term ":-" body end {
       gdl_node *r = list2(scanner, keyword(scanner, "<=", @3), $2,
                           @2.start, @4.end);
@@ -320,25 +320,37 @@ static int yyreport_syntax_error(const yypcontext_t *pc, yyscan_t scanner,
   struct gdl_infix_state *ls = state(scanner);
   yysymbol_kind_t tok = yypcontext_token(pc), exp[8];
   const gdl_loc *at = yypcontext_location(pc);
-  int n = yypcontext_expected_tokens(pc, exp, 8), i, lit = 0;
+  int n = yypcontext_expected_tokens(pc, exp, 8), i, lit = 0, start = 0;
+  /* the '(' open before the token (a '(' itself is counted already) */
+  uint32_t depth = ls->depth - (tok == YYSYMBOL_LPAREN);
   char what[80], msg[400];
   size_t m;
   (void)forms;
   if (ls->aborted)
     return 0;
   token_text(ls, tok, at, what, sizeof what);
-  for (i = 0; i < n; i++)
+  for (i = 0; i < n; i++) {
     lit |= exp[i] == YYSYMBOL_TILDE;
-  if (ls->depth > 0 &&
+    start |= exp[i] == YYSYMBOL_YYEOF;    /* a sentence may start here */
+  }
+  if (at->start < ls->quiet_until)
+    return 0;                /* the scanner has said what is wrong here */
+  if (tok == YYSYMBOL_LPAREN && start) {
+    gdl_ast_error(ls->ctx, ls->file, at->start, at->end,
+                  "unexpected '(': is this KIF?  An infix sentence starts "
+                  "with a constant: p(a, b), not (p a b)");
+    return 0;
+  }
+  if (depth > 0 &&
       (tok == YYSYMBOL_YYEOF || tok == YYSYMBOL_IF || tok == YYSYMBOL_AND ||
        tok == YYSYMBOL_DOT || starts_line(ls, at->start))) {
-    uint32_t open = ls->open[ls->depth - 1];
+    uint32_t open = ls->open[depth - 1];
     snprintf(msg, sizeof msg, "unclosed '(': %s comes before its ')'",
              what);
     gdl_ast_error(ls->ctx, ls->file, open, open + 1, msg);
     return 0;
   }
-  if (tok == YYSYMBOL_IF && !lit) {
+  if (tok == YYSYMBOL_IF && start) {
     gdl_ast_error(ls->ctx, ls->file, at->start, at->end,
                   "':-' with no head before it: a rule is HEAD :- LITERAL "
                   "& LITERAL ...");

@@ -66,7 +66,7 @@ static const char main_help[] =
   "  query    FILE... [--moves M] TERM  every instance of TERM that holds\n"
   "  playout  FILE... [--seed S]    random playouts, every step printed\n"
   "  bench    FILE... [--seconds S] random playouts: states per second\n"
-  "  cat      FILE...               the description as one standard KIF file\n"
+  "  cat      FILE... [--syntax S]  the description as one KIF (or infix) file\n"
   "  play     FILE... [--moves M]   play it in the terminal (u undo, h hint)\n"
   "  explain  FILE... [--moves M] FACT  why FACT holds, or why not\n"
   "  trace    FILE... [--moves M]   forward chaining, round by round\n"
@@ -75,7 +75,9 @@ static const char main_help[] =
   "\n"
   "Commands that evaluate take --engine auto|ground|interp (default auto:\n"
   "the grounded engine where the game fits, else the interpreter) and\n"
-  "--clean (read (not (distinct A B)) as A = B).\n"
+  "--clean (read (not (distinct A B)) as A = B).  FILEs ending in .hrf or\n"
+  ".gdl are infix GDL (legal(R, m) :- true(p(R)) & ~q), the others KIF;\n"
+  "--syntax infix|kif says which, whatever the ending.\n"
   "Run 'gdl COMMAND --help' for a command's options.\n"
   "exit status: 0 done, 1 no plan exists, 2 bad input or usage, 3 a limit\n"
   "(states, memory, time, Ctrl-C) stopped the work.\n";
@@ -166,7 +168,7 @@ static const struct {
     "single legal move plays it by itself).  Reads one command per line,\n"
     "so it can be driven through a pipe.\n" },
   { "fmt",
-    "usage: gdl fmt FILE [--check | --write]\n"
+    "usage: gdl fmt FILE [--check | --write] [--syntax kif|infix]\n"
     "Prints FILE in the canonical layout: every top-level form starts in\n"
     "column 1; a fact, or any form that is not a rule, is one line with\n"
     "single spaces; a rule is (<= HEAD on its first line and then each body\n"
@@ -175,7 +177,9 @@ static const struct {
     "form, on lines of their own), and so is one blank line where forms were\n"
     "apart.  Formatting the output again changes nothing.  Only FILE is\n"
     "read, not the files it #includes, and only its syntax is checked:\n"
-    "a syntax error prints the error and exits 2.\n"
+    "a syntax error prints the error and exits 2.  An infix file (.hrf,\n"
+    ".gdl, --syntax infix) is laid out as infix: HEAD :- then each literal\n"
+    "on a line of its own, indented 4 spaces, joined by &.\n"
     "  --check    print nothing; exit 0 when FILE is in the canonical\n"
     "             layout, else name its first line that differs and exit 1\n"
     "  --write    rewrite FILE in the canonical layout (when it differs)\n" },

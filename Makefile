@@ -119,7 +119,9 @@ asan:
 
 # Fuzzing the reader, the checker and the evaluator with libFuzzer (clang).
 # New inputs go to build/fuzz/corpus; the public corpus seeds it, read in
-# place.  FUZZ_SECONDS=600 for the ten-minute run doc/robustness.md records.
+# place, and so are puzzles/ (the .hrf files seed the infix reader: an
+# input that starts with neither '(' nor ';' is read as infix).
+# FUZZ_SECONDS=600 for the ten-minute run doc/robustness.md records.
 FUZZ_SECONDS ?= 60
 FUZZ_FLAGS := -O1 -g -fsanitize=fuzzer,address,undefined -fno-omit-frame-pointer
 fuzz:
@@ -127,7 +129,7 @@ fuzz:
 	clang $(CPPFLAGS) $(FUZZ_FLAGS) -o build/fuzz/fuzz_gdl tests/fuzz/fuzz_gdl.c build/fuzz/libgdl.a -lm
 	mkdir -p build/fuzz/corpus
 	build/fuzz/fuzz_gdl -max_total_time=$(FUZZ_SECONDS) -max_len=4096 -rss_limit_mb=2048 \
-	  -timeout=20 build/fuzz/corpus $(CORPUS)/conformance $(CORPUS)/single
+	  -timeout=20 build/fuzz/corpus $(CORPUS)/conformance $(CORPUS)/single puzzles
 
 install: all
 	install -d $(DESTDIR)$(PREFIX)/bin $(DESTDIR)$(PREFIX)/lib $(DESTDIR)$(PREFIX)/include \

@@ -16,6 +16,9 @@
 
 #define N(a) ((int)(sizeof(a) / sizeof((a)[0])))
 
+/* ctx.c: the n-th allocation from now on fails (-1: none). */
+void gdl_test_fail_alloc(gdl_ctx *ctx, long n);
+
 /* ---- helpers ------------------------------------------------------------ */
 
 /* The description loaded from text under `name` (its ending chooses the
@@ -409,6 +412,47 @@ START_TEST(test_includes)
 }
 END_TEST
 
+/* ---- running out of memory ---------------------------------------------- */
+
+/* The n-th allocation of reading an infix puzzle (and writing it as KIF),
+ * or of reading infix text with errors, fails, for every n until one that
+ * is never reached: GDL_ELIMIT, never a crash, and gdl_free releases
+ * everything (the scanner's own memory too: ASan checks that). */
+START_TEST(test_fail_alloc)
+{
+  static const char bad[] =
+    "role(r)\np(?x) :- q(X) r(X).\n:- s\np(a, b :- t\n'u\nv(X)\n";
+  long n;
+  int done = 0;
+  for (n = 0; n < 20000 && !done; n++) {
+    gdl_ctx *ctx = gdl_new();
+    gdl_status st;
+    const char *text;
+    size_t len;
+    ck_assert_ptr_nonnull(ctx);
+    gdl_test_fail_alloc(ctx, n);
+    if (_i == 0) {
+      st = gdl_load_file(ctx, "puzzles/bridge-and-torch.hrf");
+      if (st == GDL_OK)
+        st = gdl_write(ctx, GDL_SYNTAX_KIF, &text, &len);
+      if (st == GDL_OK)
+        st = gdl_compile(ctx, 0);
+      ck_assert_msg(st == GDL_OK || st == GDL_ELIMIT, "n=%ld: status %d "
+                    "(%s)", n, st, gdl_errmsg(ctx));
+      done = st == GDL_OK;
+    } else {
+      st = gdl_load_string(ctx, "bad.hrf", bad, sizeof bad - 1);
+      ck_assert_msg(st == GDL_EINPUT || st == GDL_ELIMIT, "n=%ld: status %d",
+                    n, st);
+      (void)gdl_diagnostics(ctx);
+      done = st == GDL_EINPUT && gdl_error_count(ctx) == 5;
+    }
+    gdl_free(ctx);
+  }
+  ck_assert_msg(done, "never succeeded");
+}
+END_TEST
+
 /* ---- the commands on infix files --------------------------------------- */
 
 static const struct {
@@ -535,6 +579,7 @@ Suite *infix_suite(void)
   tcase_add_test(tc, test_endings);
   tcase_add_test(tc, test_set_syntax);
   tcase_add_test(tc, test_includes);
+  tcase_add_loop_test(tc, test_fail_alloc, 0, 2);
   tcase_add_loop_test(tc, test_solve_json, 0, N(infix_puzzles));
   tcase_add_test(tc, test_cat);
   tcase_add_test(tc, test_syntax_option);

@@ -138,9 +138,12 @@ gdl_status gdl_format(gdl_ctx *ctx, const char *path, const char **text,
  * one file in the syntax `to` (KIF or INFIX), as gdl cat writes it: a
  * first comment line naming the files, then for each file a comment line
  * with its name and its forms in the canonical layout of that syntax
- * (gdl_format()'s for KIF; doc/dialect.md for infix), comments kept and
- * each #include line turned into a comment saying what was included
- * there.  Reading the text back gives the same description; converting
+ * (for KIF gdl_format()'s, but for comments inside a form, which go before
+ * or after it or between two body literals; doc/dialect.md), comments
+ * kept (';' and '%' swapped) and each #include line turned into a comment
+ * saying what was included there.  The files are only parsed (call it
+ * before or after gdl_compile()).  GDL_EINPUT, with a message, when infix
+ * cannot write a form (a list that does not start with a constant).  Reading the text back gives the same description; converting
  * KIF to infix and back gives the same text but for the names in the
  * comment lines.  *text stays valid until the next gdl_write() or
  * gdl_format(). */

@@ -229,7 +229,8 @@ int infix_lex_next(INFIX_STYPE *lval, INFIX_LTYPE *lloc, yyscan_t scanner)
     ls->pending = 0;
     lval->node = ls->pend_val;
     *lloc = ls->pend_loc;
-    return ls->last_start = lloc->start, ls->pend_tok;
+    ls->last_start = lloc->start;
+    return ls->pend_tok;
   }
   for (;;) {
     if (ls->eof || ls->aborted) {

@@ -124,11 +124,12 @@ static const struct {
   { "cat",
     "usage: gdl cat FILE... [--syntax kif|infix]\n"
     "Writes the description (the files and the files they #include) as one\n"
-    "standard KIF file that other GGP tools can read.  With --syntax, the\n"
-    "files (KIF or infix, by their names' endings) are only parsed, not\n"
-    "checked, and written again in that syntax, each in its canonical\n"
-    "layout with its comments: --syntax infix turns KIF into infix GDL,\n"
-    "--syntax kif infix into KIF.\n" },
+    "standard KIF file that other GGP tools can read: KIF files as they\n"
+    "are, infix ones written as KIF.  With --syntax, the files (KIF or\n"
+    "infix, by their names' endings) are only parsed, not checked, and\n"
+    "written again in that syntax, each in its canonical layout with its\n"
+    "comments: --syntax infix turns KIF into infix GDL, --syntax kif infix\n"
+    "into KIF.\n" },
   { "explain",
     "usage: gdl explain FILE... [--moves 'M1 M2 ...'] [--does 'M ...'] FACT\n"
     "Says why FACT holds in the state reached by the moves: a proof tree,\n"
@@ -987,6 +988,15 @@ static int cmd_cat(gdl_ctx *ctx, const opts_t *o)
   }
   if ((rc = load(ctx, o)) != 0)
     return rc;
+  for (i = 0; i < gdl_file_count(ctx); i++)
+    if (gdl_file_syntax(ctx, i) == GDL_SYNTAX_INFIX) {
+      /* standard KIF is asked for: an infix file is written as KIF */
+      const char *text;
+      gdl_status st = gdl_write(ctx, GDL_SYNTAX_KIF, &text, &n);
+      if (st != GDL_OK)
+        return fail(ctx, st);
+      return fwrite(text, 1, n, stdout) == n ? 0 : 2;
+    }
   printf(";;;; One description made by gdl cat from:");
   for (i = 0; i < gdl_file_count(ctx); i++)
     printf(" %s", gdl_file_name(ctx, i));

@@ -1074,11 +1074,11 @@ static void conv_end(gdl_ctx *ctx, conv_t *cv)
   ctx_free(ctx, cv->vars);
 }
 
-gdl_status gdl_compile(gdl_ctx *ctx, unsigned flags)
+/* Everything loaded made into the checked program (see internal.h). */
+gdl_status check_program(gdl_ctx *ctx, unsigned flags)
 {
   conv_t cv;
   const gdl_node *n;
-  uint32_t i;
   PROTECT(ctx);
   if (ctx->compiled)
     ctx_throw(ctx, GDL_EINPUT, "the description is already compiled");
@@ -1105,24 +1105,6 @@ gdl_status gdl_compile(gdl_ctx *ctx, unsigned flags)
     UNPROTECT(ctx);
     ctx_setmsg(ctx, "the description has errors");
     return GDL_EINPUT;
-  }
-  eval_plan(ctx, 0);
-  ctx->compiled = 1;
-  eval_phase(ctx, P_STATIC);
-  ctx->statics_done = 1;
-  eval_plan(ctx, 1);
-  /* roles, in the order they were derived (for facts: as written) */
-  ctx->nroles = ctx->rels[ctx->r_role].n;
-  ctx->roles = ctx_alloc(ctx, (ctx->nroles + 1) * sizeof *ctx->roles);
-  for (i = 0; i < ctx->nroles; i++)
-    ctx->roles[i] = TARG(ctx, ctx->rels[ctx->r_role].facts[i], 0);
-  ctx->legal = ctx_alloc(ctx, (ctx->nroles + 1) * sizeof *ctx->legal);
-  ctx->nlegal = ctx_alloc(ctx, (ctx->nroles + 1) * sizeof *ctx->nlegal);
-  ctx->legal_ok = ctx_alloc(ctx, ctx->nroles + 1);
-  if (ctx->is_game && ctx->nroles == 0) {
-    ctx->is_game = 0;
-    snprintf(ctx->not_game, sizeof ctx->not_game, "not a game: no role "
-             "holds");
   }
   UNPROTECT(ctx);
   return GDL_OK;

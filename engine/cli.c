@@ -30,23 +30,6 @@ static void on_sigint(int sig)
   interrupted = 1;
 }
 
-int usage_error(const char *fmt, ...)
-{
-  va_list ap;
-  fputs("gdl: ", stderr);
-  va_start(ap, fmt);
-  vfprintf(stderr, fmt, ap);
-  va_end(ap);
-  fputc('\n', stderr);
-  return 2;
-}
-
-double now(void)
-{
-  struct timespec ts;
-  clock_gettime(CLOCK_MONOTONIC, &ts);
-  return (double)ts.tv_sec + (double)ts.tv_nsec * 1e-9;
-}
 
 /* ---- help ------------------------------------------------------------- */
 
@@ -185,14 +168,22 @@ static const struct {
     "             layout, else name its first line that differs and exit 1\n"
     "  --write    rewrite FILE in the canonical layout (when it differs)\n" },
   { "solve",
-    "usage: gdl solve FILE... [--algorithm bfs|iddfs|dfs] [--max-states N]\n"
-    "                 [--max-seconds S] [--max-memory MB] [--engine E]\n"
-    "                 [--json] [--quiet]\n"
+    "usage: gdl solve FILE... [--algorithm A] [--max-states N]\n"
+    "                 [--max-seconds S] [--max-memory SIZE] [--engine E]\n"
+    "                 [--prune | --no-prune] [--json] [--quiet]\n"
     "Finds a sequence of moves from the initial state to a terminal state\n"
-    "where the goal is 100.  bfs (the default) and iddfs find a shortest\n"
-    "plan; dfs finds some plan, often quickly.  Prints the plan, one move\n"
-    "per line, then a summary.  Exit 0 solved, 1 no plan exists (the best\n"
-    "goal reachable is reported), 3 a limit or Ctrl-C stopped the search.\n" },
+    "where the goal is 100.  Prints the plan, one move per line, then a\n"
+    "summary that says whether it is proven shortest.  Algorithms:\n"
+    "  auto     (the default) astar, then gbfs, then dfs, each with a share\n"
+    "           of the time: the first plan found\n"
+    "  astar    A* with h_max, an estimate read off the rules: shortest\n"
+    "  idastar  iterative deepening A*: shortest, little memory\n"
+    "  gbfs     greedy best-first on FF's relaxed plan: some plan, fast\n"
+    "  bfs, iddfs  blind: shortest;   dfs  blind: some plan\n"
+    "--prune leaves out states from which goal 100 cannot be reached (the\n"
+    "default of the informed searches), --no-prune keeps them.\n"
+    "Exit 0 solved, 1 no plan exists (the best goal reachable is reported),\n"
+    "3 a limit or Ctrl-C stopped the search.\n" },
 };
 
 static const char *help_for(const char *cmd)
@@ -205,6 +196,42 @@ static const char *help_for(const char *cmd)
 }
 
 /* ---- argument parsing ------------------------------------------------- */
+
+/* A count or a size with an optional suffix: k, M, G or T (and for sizes
+ * kB, MiB, ...), each `base` times the one before: 10k states, 512M of
+ * memory.  Without a suffix the number is times `plain`. */
+static int parse_size(const char *opt, const char *s, double base,
+                      double plain, double *out)
+{
+  static const char units[] = "kMGT";
+  const char *u;
+  char *end;
+  double scale = plain;
+  errno = 0;
+  *out = strtod(s, &end);
+  if (errno || end == s || *out < 0 || *out != *out)
+    goto bad;
+  if (*end) {
+    u = strchr(units, *end == 'K' ? 'k' : *end);
+    if (!u)
+      goto bad;
+    for (scale = base; u > units; u--)
+      scale *= base;
+    end++;
+    if (base == 1024 && (strcmp(end, "B") == 0 || strcmp(end, "iB") == 0))
+      end += strlen(end);
+    if (*end)
+      goto bad;
+  }
+  *out *= scale;
+  if (*out >= 1.8e19)
+    goto bad;
+  return 0;
+bad:
+  return usage_error("%s needs a non-negative number with an optional "
+                     "suffix k, M, G or T (as in %s), not '%s'", opt,
+                     base == 1024 ? "512M or 2G" : "10k or 2M", s);
+}
 
 static int parse_number(const char *opt, const char *s, double *out)
 {
@@ -276,9 +303,16 @@ static int parse_args(int argc, char **argv, opts_t *o)
       o->plan = 1;
     } else if (OPT("--algorithm") || OPT("-a")) {
       VALUE();
-      if (strcmp(v, "bfs") && strcmp(v, "iddfs") && strcmp(v, "dfs"))
-        return usage_error("--algorithm is bfs, iddfs or dfs, not '%s'", v);
+      if (strcmp(v, "bfs") && strcmp(v, "iddfs") && strcmp(v, "dfs") &&
+          strcmp(v, "astar") && strcmp(v, "idastar") && strcmp(v, "gbfs") &&
+          strcmp(v, "auto"))
+        return usage_error("--algorithm is auto, astar, idastar, gbfs, bfs, "
+                           "iddfs or dfs, not '%s'", v);
       o->algorithm = v;
+    } else if (OPT("--prune")) {
+      o->prune = 1;
+    } else if (OPT("--no-prune")) {
+      o->prune = -1;
     } else if (OPT("--max-seconds")) {
       VALUE();
       if (parse_number(a, v, &o->max_seconds))
@@ -289,14 +323,14 @@ static int parse_args(int argc, char **argv, opts_t *o)
         return 2;
     } else if (OPT("--max-states")) {
       VALUE();
-      if (parse_number(a, v, &d))
+      if (parse_size(a, v, 1000, 1, &d))
         return 2;
       o->max_states = (unsigned long long)d;
     } else if (OPT("--max-memory")) {
       VALUE();
-      if (parse_number(a, v, &d))
+      if (parse_size(a, v, 1024, 1048576, &d))   /* plain: megabytes */
         return 2;
-      o->max_memory = (size_t)(d * 1048576.0);
+      o->max_memory = (size_t)d;
     } else if (OPT("--seed")) {
       VALUE();
       if (parse_number(a, v, &d))
@@ -339,161 +373,13 @@ static int parse_args(int argc, char **argv, opts_t *o)
   return 0;
 }
 
-/* ---- loading ---------------------------------------------------------- */
-
-static void show_diagnostics(gdl_ctx *ctx)
-{
-  fputs(gdl_diagnostics(ctx), stderr);
-}
-
-/* Loads and compiles the files; 0, or the exit status. */
-int load(gdl_ctx *ctx, const opts_t *o)
-{
-  int i;
-  gdl_status st = GDL_OK;
-  for (i = 0; i < o->nfiles; i++)
-    if (gdl_load_file(ctx, o->files[i]) == GDL_ELIMIT)
-      st = GDL_ELIMIT;
-  if (st == GDL_OK && gdl_error_count(ctx) == 0)
-    st = gdl_compile(ctx, o->clean ? GDL_CLEAN : 0);
-  show_diagnostics(ctx);
-  if (st == GDL_ELIMIT) {
-    fprintf(stderr, "gdl: %s\n", gdl_errmsg(ctx));
-    return 3;
-  }
-  if (st != GDL_OK || gdl_error_count(ctx))
-    return 2;
-  if (gdl_is_game(ctx)) {
-    gdl_engine e = !o->engine || strcmp(o->engine, "auto") == 0
-                       ? GDL_ENGINE_AUTO
-                   : strcmp(o->engine, "ground") == 0 ? GDL_ENGINE_GROUND
-                                                      : GDL_ENGINE_INTERP;
-    /* check only reads; the others evaluate */
-    if (strcmp(o->cmd, "check") != 0 && strcmp(o->cmd, "cat") != 0 &&
-        (st = gdl_use_engine(ctx, e)) != GDL_OK) {
-      fprintf(stderr, "gdl: cannot ground %s: %s\n", o->files[0],
-              gdl_engine_note(ctx));
-      return st == GDL_ELIMIT ? 3 : 2;
-    }
-  }
-  return 0;
-}
-
-int need_game(gdl_ctx *ctx, const opts_t *o)
-{
-  if (gdl_is_game(ctx))
-    return 0;
-  fprintf(stderr, "gdl: %s: %s\n", o->files[0], gdl_not_game_reason(ctx));
-  return 2;
-}
-
-int fail(gdl_ctx *ctx, gdl_status st)
-{
-  if (gdl_error_count(ctx))
-    show_diagnostics(ctx);
-  else
-    fprintf(stderr, "gdl: %s\n", gdl_errmsg(ctx));
-  return st == GDL_ELIMIT ? 3 : 2;
-}
-
-/* ---- output helpers --------------------------------------------------- */
-
-void json_str(const char *s)
-{
-  putchar('"');
-  for (; *s; s++) {
-    unsigned char c = (unsigned char)*s;
-    if (c == '"' || c == '\\')
-      printf("\\%c", c);
-    else if (c < 32)
-      printf("\\u%04x", c);
-    else
-      putchar(c);
-  }
-  putchar('"');
-}
-
-static int cmp_text(const void *a, const void *b)
-{
-  return strcmp(*(char *const *)a, *(char *const *)b);
-}
-
+/* ---- commands --------------------------------------------------------- */
 
 static char **state_text(gdl_ctx *ctx, const gdl_state *s)
 {
   return terms_text(ctx, s->facts, s->n);
 }
 
-/* Terms as text, sorted by their text (byte order). */
-char **terms_text(gdl_ctx *ctx, const gdl_term *t, size_t n)
-{
-  char **v = calloc(n + 1, sizeof *v);
-  size_t i;
-  if (!v)
-    return NULL;
-  for (i = 0; i < n; i++)
-    v[i] = strdup(gdl_term_str(ctx, t[i]));
-  qsort(v, n, sizeof *v, cmp_text);
-  return v;
-}
-
-void free_text(char **v, uint32_t n)
-{
-  uint32_t i;
-  if (!v)
-    return;
-  for (i = 0; i < n; i++)
-    free(v[i]);
-  free(v);
-}
-
-/* ---- replaying --moves ------------------------------------------------ */
-
-/* Sets *s to the state reached by the moves; 0 or the exit status. */
-int replay(gdl_ctx *ctx, const opts_t *o, gdl_state *s)
-{
-  gdl_term *mv = NULL;
-  size_t n = 0, k = gdl_role_count(ctx), i, r;
-  gdl_status st;
-  gdl_state nx = { 0, 0, NULL };
-  if ((st = gdl_initial(ctx, s)) != GDL_OK)
-    return fail(ctx, st);
-  if (o->moves &&
-      (st = gdl_parse_terms(ctx, "--moves", o->moves, 0, &mv, &n)) != GDL_OK)
-    return fail(ctx, st);
-  if (n % k) {
-    fprintf(stderr, "gdl: --moves has %zu moves, but with %zu roles each "
-            "step takes %zu\n", n, k, k);
-    return 2;
-  }
-  for (i = 0; i < n; i += k) {
-    if ((st = gdl_set_state(ctx, s)) != GDL_OK)
-      return fail(ctx, st);
-    if (gdl_terminal(ctx)) {
-      fprintf(stderr, "gdl: step %zu: the game is over (the state is "
-              "terminal), so %s cannot be played\n", i / k + 1,
-              gdl_term_str(ctx, mv[i]));
-      return 2;
-    }
-    for (r = 0; r < k; r++)
-      if (!gdl_is_legal(ctx, r, mv[i + r])) {
-        char *m = strdup(gdl_term_str(ctx, mv[i + r]));
-        fprintf(stderr, "gdl: step %zu: %s is not a legal move for %s\n",
-                i / k + 1, m ? m : "?", gdl_term_str(ctx, gdl_role(ctx, r)));
-        free(m);
-        return 2;
-      }
-    if ((st = gdl_next(ctx, mv + i, &nx)) != GDL_OK)
-      return fail(ctx, st);
-    gdl_state_copy(ctx, s, &nx);
-  }
-  gdl_state_release(ctx, &nx);
-  if ((st = gdl_set_state(ctx, s)) != GDL_OK)
-    return fail(ctx, st);
-  return 0;
-}
-
-/* ---- commands --------------------------------------------------------- */
 
 static int cmd_check(gdl_ctx *ctx, const opts_t *o)
 {
@@ -675,6 +561,8 @@ static int cmd_query(gdl_ctx *ctx, const opts_t *o)
     return fail(ctx, st);
   if (o->json)
     printf("], \"count\": %zu}\n", a.count);
+  if (a.count == 0 && gdl_role_note(ctx, q))
+    fprintf(stderr, "gdl: no answers: %s\n", gdl_role_note(ctx, q));
   return 0;
 }
 
@@ -860,28 +748,17 @@ static void show_progress(void *arg, const gdl_progress *p)
   progress_t *pr = arg;
   if (!pr->live)
     return;
-  fprintf(stderr, "\r\033[Kdepth %u  expanded %llu  generated %llu  "
-          "%.0f states/s  %.1f MB", p->depth,
+  fprintf(stderr, "\r\033[K%s  %s %u  expanded %llu  generated %llu  "
+          "%.0f states/s  %.1f MB", p->algorithm,
+          strcmp(p->algorithm, "gbfs") == 0 ? "estimate"
+          : strcmp(p->algorithm, "astar") == 0 ||
+                  strcmp(p->algorithm, "idastar") == 0 ? "bound"
+                                                       : "depth",
+          p->depth,
           (unsigned long long)p->expanded, (unsigned long long)p->generated,
           p->seconds > 0 ? (double)p->expanded / p->seconds : 0.0,
           (double)p->memory / 1048576.0);
   pr->shown = 1;
-}
-
-/* One step of a plan as text: the move, or with several roles the moves
- * in role order separated by spaces. */
-void step_text(gdl_ctx *ctx, const gdl_term *mv, size_t k, char *buf,
-               size_t len)
-{
-  size_t r, at = 0;
-  buf[0] = 0;
-  for (r = 0; r < k && at + 1 < len; r++) {
-    if (r)
-      buf[at++] = ' ';
-    at += gdl_term_write(ctx, mv[r], buf + at, len - at);
-    if (at >= len)
-      at = len - 1;
-  }
 }
 
 static int cmd_solve(gdl_ctx *ctx, const opts_t *o)
@@ -898,8 +775,11 @@ static int cmd_solve(gdl_ctx *ctx, const opts_t *o)
   if (rc || (rc = need_game(ctx, o)))
     return rc;
   memset(&so, 0, sizeof so);
-  so.algorithm = !o->algorithm || strcmp(o->algorithm, "bfs") == 0 ? GDL_BFS
-                 : strcmp(o->algorithm, "iddfs") == 0 ? GDL_IDDFS : GDL_DFS;
+  for (so.algorithm = GDL_BFS; so.algorithm < GDL_AUTO; so.algorithm++)
+    if (o->algorithm && strcmp(o->algorithm,
+                               gdl_algorithm_name(so.algorithm)) == 0)
+      break;                    /* none named: auto */
+  so.prune = o->prune;
   so.max_states = o->max_states;
   so.max_seconds = o->max_seconds;
   pr.live = !o->quiet && isatty(2);
@@ -930,12 +810,16 @@ static int cmd_solve(gdl_ctx *ctx, const opts_t *o)
     }
     printf("], \"expanded\": %llu, \"generated\": %llu, \"stored\": %llu, "
            "\"depth\": %u, \"seconds\": %.3f, \"peak_memory_bytes\": %zu, "
-           "\"bytes_per_state\": %.1f, \"algorithm\": \"%s\"",
+           "\"bytes_per_state\": %.1f, \"algorithm\": \"%s\", "
+           "\"optimal\": %s, \"pruned\": %llu, \"estimate\": %u, "
+           "\"latches\": %u",
            (unsigned long long)res.expanded,
            (unsigned long long)res.generated,
            (unsigned long long)res.stored, res.depth, res.seconds,
            res.peak_memory, res.bytes_per_state,
-           o->algorithm ? o->algorithm : "bfs");
+           gdl_algorithm_name(res.found_by),
+           res.optimal ? "true" : "false",
+           (unsigned long long)res.pruned, res.estimate, res.latches);
     if (res.status == GDL_LIMIT) {
       printf(", \"limit\": ");
       json_str(res.why);
@@ -947,8 +831,10 @@ static int cmd_solve(gdl_ctx *ctx, const opts_t *o)
       printf("%s\n", step);
     }
     if (res.status == GDL_SOLVED)
-      printf("; solved: %zu move%s, goal 100", res.length,
-             res.length == 1 ? "" : "s");
+      printf("; solved: %zu move%s, goal 100, %s (%s)", res.length,
+             res.length == 1 ? "" : "s",
+             res.optimal ? "shortest" : "not proven shortest",
+             gdl_algorithm_name(res.found_by));
     else if (res.status == GDL_UNSOLVABLE && res.goal >= 0)
       printf("; unsolvable: no terminal state with goal 100 is reachable; "
              "the best goal reachable is %ld (the plan above)", res.goal);

@@ -1,8 +1,9 @@
 /*
- * cli.h - what the parts of the gdl command share: the options, loading,
- * replaying --moves, error reporting and output helpers (cli.c), and the
- * commands for the classroom (cli_teach.c: explain, trace, graph, play).
- * The command sees only gdl.h of the library.
+ * cli.h - what the parts of the gdl command share: the options (parsed by
+ * cli.c), loading, replaying --moves, error reporting and output helpers
+ * (cli_util.c), and the commands for the classroom (cli_teach.c: explain,
+ * trace, graph, play), which cli.c calls.  The command sees only gdl.h of
+ * the library.
  */
 #ifndef GDL_CLI_H
 #define GDL_CLI_H
@@ -20,6 +21,7 @@ typedef struct {
   const char *term;           /* the TERM of query / explain */
   int json, quiet, clean;
   const char *algorithm;      /* solve */
+  int prune;                  /* solve: --prune 1, --no-prune -1 */
   const char *engine;         /* --engine auto|ground|interp */
   double max_seconds;
   double seconds;             /* bench */

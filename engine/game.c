@@ -93,22 +93,6 @@ static void collect_args(gdl_ctx *ctx, uint32_t rel, gdl_state *out)
   out->n = dedup(out->facts, r->n);
 }
 
-size_t gdl_role_count(const gdl_ctx *ctx) { return ctx->nroles; }
-
-gdl_term gdl_role(const gdl_ctx *ctx, size_t i)
-{
-  return i < ctx->nroles ? ctx->roles[i] : 0;
-}
-
-int gdl_role_index(const gdl_ctx *ctx, gdl_term role)
-{
-  uint32_t i;
-  for (i = 0; i < ctx->nroles; i++)
-    if (ctx->roles[i] == role)
-      return (int)i;
-  return -1;
-}
-
 gdl_status gdl_initial(gdl_ctx *ctx, gdl_state *out)
 {
   PROTECT(ctx);
@@ -304,8 +288,7 @@ gdl_status gdl_advance(gdl_ctx *ctx, const gdl_term *moves)
 
 size_t gdl_random(uint64_t *rng, size_t n)
 {
-  *rng = *rng * 6364136223846793005ull + 1442695040888963407ull;
-  return (size_t)(((*rng >> 33) * (uint64_t)n) >> 31);
+  return rng_pick(rng, n);
 }
 
 gdl_status gdl_random_steps(gdl_ctx *ctx, uint64_t *rng, size_t max_steps,

@@ -196,6 +196,11 @@ size_t gdl_role_count(const gdl_ctx *ctx);
 gdl_term gdl_role(const gdl_ctx *ctx, size_t i);
 /* The index of a role term, or -1. */
 int gdl_role_index(const gdl_ctx *ctx, gdl_term role);
+/* When t is (legal R M), (goal R V), (does R M) or (input R M) with a
+ * ground R that is not a role of the game: one line saying so and naming
+ * the roles there are ("farmer is not a role of this game; its roles:
+ * player"); else NULL.  Valid until the next call. */
+const char *gdl_role_note(gdl_ctx *ctx, gdl_term t);
 
 /* The initial state (the init facts) into *out. */
 gdl_status gdl_initial(gdl_ctx *ctx, gdl_state *out);
@@ -276,24 +281,47 @@ gdl_status gdl_explain(gdl_ctx *ctx, gdl_term fact, const gdl_term *moves,
 
 /* ---- search ----------------------------------------------------------- */
 
-typedef enum { GDL_BFS, GDL_IDDFS, GDL_DFS } gdl_algorithm;
+/* The searches (doc/solving.md says what each guarantees).  The
+ * informed ones read estimates off the grounded network; with the
+ * interpreter every estimate is 0 and they search blind. */
+typedef enum {
+  GDL_BFS,                 /* breadth-first: a shortest plan */
+  GDL_IDDFS,               /* iterative deepening: a shortest plan */
+  GDL_DFS,                 /* depth-first: some plan */
+  GDL_ASTAR,               /* A* on moves made + h_max: a shortest plan */
+  GDL_IDASTAR,             /* IDA* on the same: a shortest plan, memory
+                              for one path and a transposition table */
+  GDL_GBFS,                /* greedy best-first on h_ff: some plan, fast */
+  GDL_AUTO,                /* astar, then gbfs, then dfs, each with a
+                              share of the time: the best plan found */
+} gdl_algorithm;
+
+/* "bfs", "iddfs", "dfs", "astar", "idastar", "gbfs" or "auto". */
+const char *gdl_algorithm_name(gdl_algorithm a);
 
 typedef struct {
-  unsigned depth;          /* depth being searched (bfs: of the frontier) */
+  unsigned depth;          /* depth being searched (bfs: of the frontier;
+                              astar, idastar: the bound on moves made +
+                              estimate; gbfs: the best estimate) */
   uint64_t expanded;       /* states whose successors were computed */
   uint64_t generated;      /* successor states computed */
   double seconds;
   size_t memory;           /* bytes the context holds */
+  const char *algorithm;   /* the search running (auto runs several) */
 } gdl_progress;
 
 typedef struct {
   gdl_algorithm algorithm;
-  uint64_t max_states;     /* states stored (bfs, dfs) or expanded (iddfs); 0: none */
+  uint64_t max_states;     /* states stored (bfs, dfs, astar, gbfs) or
+                              expanded (iddfs, idastar); 0: none */
   double max_seconds;      /* 0: none */
   size_t tt_entries;       /* iddfs transposition table size (0: 1M) */
   const gdl_state *start;  /* where to search from (NULL: the initial state) */
   void (*progress)(void *arg, const gdl_progress *p);  /* or NULL */
   void *progress_arg;
+  int prune;               /* dead ends (estimate.c): 0 default, pruned by
+                              astar, idastar, gbfs and auto, not by the
+                              blind searches; 1 pruned; -1 not */
 } gdl_solve_opts;
 
 typedef enum { GDL_SOLVED, GDL_UNSOLVABLE, GDL_LIMIT } gdl_solve_status;
@@ -304,19 +332,27 @@ typedef struct {
   size_t length;           /* steps */
   long goal;               /* first role's goal at the end of the plan */
   uint64_t expanded, generated, stored;
+  uint64_t pruned;         /* successors left out as dead ends */
   unsigned depth;          /* depth searched completely */
   double seconds;
   size_t peak_memory;      /* bytes */
   double bytes_per_state;  /* bfs, dfs: memory of the state store per state */
   char why[160];           /* GDL_LIMIT: what stopped the search */
+  int optimal;             /* solved: 1 when the plan is proven shortest */
+  gdl_algorithm found_by;  /* the search that gave the result (auto: the
+                              one of its searches) */
+  unsigned estimate;       /* h_max of the start (0 without estimates) */
+  uint32_t latches;        /* fluents found latched (0 without) */
 } gdl_solve_result;
 
 /* Searches for a plan from the initial state (or opts->start) to a
  * terminal state where the first role's goal is 100 (all roles move; each
  * step is a joint move).
- * bfs and iddfs give a shortest plan.  Returns GDL_OK with res->status set
- * (a limit or an interrupt gives GDL_SOLVED/GDL_UNSOLVABLE/GDL_LIMIT in
- * res->status and the counts so far), or an error status for bad use.
+ * bfs, iddfs, astar and idastar give a shortest plan; dfs and gbfs some
+ * plan; auto the first of its searches to finish (res->optimal says
+ * whether the plan is proven shortest).  Returns GDL_OK with res->status
+ * set (a limit or an interrupt gives GDL_SOLVED/GDL_UNSOLVABLE/GDL_LIMIT
+ * in res->status and the counts so far), or an error status for bad use.
  * res->plan lives in the context until the next gdl_solve().  Afterwards
  * the context has no current state: set one with gdl_set_state(). */
 gdl_status gdl_solve(gdl_ctx *ctx, const gdl_solve_opts *opts,

@@ -51,6 +51,13 @@ void ctx_poll(gdl_ctx *ctx);
   } while (0)
 double ctx_clock(void);        /* seconds, monotonic */
 
+/* gdl_random(), inline here for the grounded engine's random steps. */
+static inline size_t rng_pick(uint64_t *rng, size_t n)
+{
+  *rng = *rng * 6364136223846793005ull + 1442695040888963407ull;
+  return (size_t)(((*rng >> 33) * (uint64_t)n) >> 31);
+}
+
 #define PROTECT(ctx)                                                     \
   jmp_buf jb_; jmp_buf *oldjb_ = (ctx)->jmp;                             \
   (ctx)->jmp = &jb_;                                                     \
@@ -227,6 +234,10 @@ typedef struct {
 
 uint32_t rel_get(gdl_ctx *ctx, uint32_t sym, uint32_t arity);
 int rel_find(const gdl_ctx *ctx, uint32_t sym, uint32_t arity);
+/* gdl_compile's first half: everything loaded checked and made into
+ * rules and relations (GDL_EINPUT with the diagnostics when it has
+ * errors); eval.c's gdl_compile makes them ready for evaluation. */
+gdl_status check_program(gdl_ctx *ctx, unsigned flags);
 
 /* ---- evaluation (eval.c) ---------------------------------------------- */
 
@@ -255,7 +266,7 @@ void eval_plan(gdl_ctx *ctx, int again);
  * to a phase, and lazy no more. */
 void eval_unlazy(gdl_ctx *ctx, int upto, int rel);
 /* Runs one rule over the facts there are (with ctx->grounding set, each
- * instance goes to ground_emit instead of the database). */
+ * instance goes to that function instead of the database). */
 void eval_rule(gdl_ctx *ctx, const rule_t *r);
 /* The substitution of a pattern with the current bindings (create = 0:
  * 0 when that term does not exist). */
@@ -266,11 +277,13 @@ int eval_match(gdl_ctx *ctx, gdl_term pat, gdl_term g);
 void eval_undo(gdl_ctx *ctx, uint32_t mark);
 /* Room in ctx->bind and ctx->trail for variables 0 .. nvars-1. */
 void eval_reserve(gdl_ctx *ctx, uint32_t nvars);
+/* gdl_role_note's text appended to b; 0 (nothing appended) when t names
+ * no role or a role of the game. */
+int role_note(gdl_ctx *ctx, gdl_term t, strbuf_t *b);
 
 /* ---- the grounded engine (ground.c) ----------------------------------- */
 
 typedef struct ground ground_t;
-void ground_emit(gdl_ctx *ctx, const rule_t *r);
 /* Grounds the game; GDL_OK, or GDL_ELIMIT with the reason in errmsg when
  * it would be too large (the interpreter is then used). */
 gdl_status ground_build(gdl_ctx *ctx);
@@ -301,6 +314,24 @@ int ground_random_steps(gdl_ctx *ctx, uint64_t *rng, size_t max_steps,
 /* The current state's facts with the grounded engine (game.c). */
 const gdl_state *cur_state(gdl_ctx *ctx);
 void ground_advanced_facts(gdl_ctx *ctx, gdl_state *out);
+
+/* ---- estimates (estimate.c) ------------------------------------------- */
+
+/* Distance estimates and dead ends from the grounded network (see
+ * estimate.c for how each is computed and why it is sound). */
+typedef struct estimator est_t;
+#define EST_DEAD UINT32_MAX
+/* The estimator of the grounded network, or NULL where states are not
+ * bits of it (the interpreter: every estimate is then 0). */
+est_t *est_build(gdl_ctx *ctx);
+/* For the state of bits w (ground_state_words): h_max, never more than
+ * the moves still needed, and h_ff, FF's relaxed plan; both EST_DEAD when
+ * the relaxed game cannot reach goal 100 from it. */
+void est_state(est_t *E, const uint32_t *w, uint32_t *hmax, uint32_t *hff);
+/* 1 when, by the latched fluents of state w, goal 100 can never hold. */
+int est_dead(est_t *E, const uint32_t *w);
+/* The fluents found latched. */
+uint32_t est_latches(const est_t *E);
 
 /* ---- loading (load.c) ------------------------------------------------- */
 
@@ -432,8 +463,12 @@ struct gdl_ctx {
   int lazy_mode;               /* emit() reports (LAZY_TEST) or collects
                                   (LAZY_COLLECT) instead of inserting */
   struct lazyout *lazy_out;    /* LAZY_COLLECT: where the answers go */
-  int grounding;               /* rule instances go to ground_emit */
+  /* when set, rule instances go to this function (ground.c's, which
+   * instantiates the rules), not to the database: so evaluation needs
+   * nothing of the layer above it */
+  void (*grounding)(gdl_ctx *ctx, const rule_t *r);
   ground_t *ground;            /* the grounded engine, when built */
+  est_t *est;                  /* its estimator, once a search asked */
   int ground_off;              /* built, but the interpreter is chosen */
   gdl_state cur;               /* the current state (for questions) */
   int db_state;                /* the database holds the current state */
@@ -445,6 +480,7 @@ struct gdl_ctx {
   const tracer_t *tracer;      /* watching the evaluation (teach.c), or NULL */
   void *tracearg;
   strbuf_t teachtext;          /* what gdl_trace and gdl_explain wrote */
+  strbuf_t notetext;           /* gdl_role_note's */
 
   /* evaluation */
   gdl_term *bind;              /* variable bindings of the rule in hand */

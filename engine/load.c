@@ -1,7 +1,7 @@
 /*
- * load.c - reading files into the context and handing them to the parser;
- * the services the parser asks of the context (nodes, symbols, errors,
- * includes); parsing terms given on the command line.
+ * load.c - reading files into the context and handing them to the parser
+ * (whose calls back into the context are ast.c's); the files named by
+ * includes read in turn.
  *
  * `;#include "PATH"` at the start of a line names another file, relative
  * to the including file; each file is read once however often it is named.
@@ -16,7 +16,6 @@
 #include <sys/stat.h>
 
 #include "internal.h"
-#include "../grammar/infix.h"
 
 #define MAX_FILE_BYTES (256u << 20)
 
@@ -31,79 +30,6 @@ uint32_t load_add_file(gdl_ctx *ctx, const char *name, const char *text,
   memcpy(f->text, text, len);
   f->len = (uint32_t)len;
   return ctx->nfiles++;
-}
-
-gdl_node *gdl_ast_new(gdl_ctx *ctx, int kind, uint32_t file, uint32_t start,
-                      uint32_t end)
-{
-  gdl_node *n = ctx_arena(ctx, sizeof *n);
-  n->kind = (uint8_t)kind;
-  n->file = file;
-  n->start = start;
-  n->end = end;
-  return n;
-}
-
-/* Keywords are case-insensitive: a symbol that spells one in any case is
- * that keyword; every other symbol keeps its case. */
-uint32_t gdl_ast_intern(gdl_ctx *ctx, const char *text, size_t len, int fold)
-{
-  if (fold && len <= 8) {
-    char low[9];
-    size_t i;
-    uint32_t k;
-    for (i = 0; i < len; i++)
-      low[i] = (char)(text[i] >= 'A' && text[i] <= 'Z' ? text[i] + 32
-                                                       : text[i]);
-    low[len] = 0;
-    for (k = 1; k < S_NKEYWORDS; k++)
-      if (strcmp(low, sym_text(ctx, k)) == 0)
-        return k;
-  }
-  return sym_intern(ctx, text, len);
-}
-
-void gdl_ast_error(gdl_ctx *ctx, uint32_t file, uint32_t start, uint32_t end,
-                   const char *msg)
-{
-  diag_add(ctx, SEV_ERROR, file, start, end, "%s", msg);
-}
-
-void gdl_ast_include(gdl_ctx *ctx, uint32_t file, uint32_t start,
-                     uint32_t end, const char *path, size_t len)
-{
-  uint32_t i = ctx->nincl;
-  if (ctx->files[file].alone)
-    return;                /* read by gdl_format: its includes are not read */
-  GROW(ctx, ctx->incl_file, ctx->inclcap, i);
-  ctx->incl_path = ctx_realloc(ctx, ctx->incl_path,
-                               ctx->inclcap * sizeof *ctx->incl_path);
-  ctx->incl_start = ctx_realloc(ctx, ctx->incl_start,
-                                ctx->inclcap * sizeof *ctx->incl_start);
-  ctx->incl_end = ctx_realloc(ctx, ctx->incl_end,
-                              ctx->inclcap * sizeof *ctx->incl_end);
-  ctx->incl_file[i] = file;
-  ctx->incl_path[i] = ctx_strdup(ctx, path, len);
-  ctx->incl_start[i] = start;
-  ctx->incl_end[i] = end;
-  ctx->nincl++;
-}
-
-int gdl_ast_guarded(gdl_ctx *ctx, int (*run)(void *), void (*cleanup)(void *),
-                    void *arg)
-{
-  jmp_buf jb, *old = ctx->jmp;
-  int rc;
-  ctx->jmp = &jb;
-  if (setjmp(jb)) {
-    ctx->jmp = old;
-    cleanup(arg);
-    longjmp(*ctx->jmp, 1);
-  }
-  rc = run(arg);
-  ctx->jmp = old;
-  cleanup(arg);
-  return rc;
 }
 
 gdl_node *load_parse(gdl_ctx *ctx, uint32_t file)

@@ -18,6 +18,16 @@
  * with which each state was searched in this iteration, so a state met
  * again with no more depth left is skipped.  An iteration in which no
  * branch was cut by the depth limit has seen every reachable state.
+ *
+ * The informed searches read estimates off the grounded network
+ * (estimate.c): A* takes up the stored state of least moves made + h_max
+ * (ties: the most moves made), greedy best-first the one whose parent
+ * had the least h_ff (ties: the last stored; each state is estimated
+ * when taken up), both from a binary heap; IDA* is iterative
+ * deepening whose bound is on moves made + h_max.  A successor that is a
+ * dead end (no relaxed plan, or a latch against goal 100) is left out
+ * where pruning is on.  auto runs A*, then greedy best-first, then
+ * depth-first, each with a share of the time, and gives the first result.
  */
 #include <stdio.h>
 #include <string.h>
@@ -64,7 +74,18 @@ typedef struct {
   gdl_term *joint;
   long best_goal;
   uint32_t best_state;        /* state with the best terminal goal */
+  /* estimates (estimate.c) */
+  est_t *E;                   /* or NULL: every estimate 0 */
+  int prune;                  /* dead ends left out */
+  int best;                   /* BEST_ASTAR or BEST_GBFS, or 0 */
+  uint32_t *hval;             /* astar, gbfs: per state, its estimate */
+  uint8_t *closed;            /* astar, gbfs: per state, expanded */
+  struct pq { uint64_t key; uint32_t id; } *heap;
+  uint32_t nheap, heapcap;
+  const char *running;        /* the search's name, for progress */
 } search_t;
+
+enum { BEST_ASTAR = 1, BEST_GBFS = 2 };
 
 /* States of bits come in pairs of 32-bit words (ground_state_words):
  * these copy, compare and hash them 64 bits at a time, with no call. */
@@ -134,6 +155,7 @@ static void report(search_t *S, unsigned depth, int force)
     p.generated = r->generated;
     p.seconds = r->seconds;
     p.memory = gdl_memory_used(S->ctx);
+    p.algorithm = S->running;
     S->o->progress(S->o->progress_arg, &p);
     S->next_report = t + 0.25;
   }
@@ -209,6 +231,10 @@ static uint32_t store(search_t *S, const gdl_state *s, uint32_t h,
     S->parent = ctx_realloc(ctx, S->parent, (size_t)c * sizeof *S->parent);
     S->depth = ctx_realloc(ctx, S->depth, (size_t)c * sizeof *S->depth);
     S->moves = ctx_realloc(ctx, S->moves, (size_t)c * S->k * sizeof *S->moves);
+    if (S->best) {
+      S->hval = ctx_realloc(ctx, S->hval, (size_t)c * sizeof *S->hval);
+      S->closed = ctx_realloc(ctx, S->closed, c);
+    }
     S->cap = c;
   }
   if (S->npool + s->n > S->poolcap) {
@@ -230,6 +256,8 @@ static uint32_t store(search_t *S, const gdl_state *s, uint32_t h,
   S->npool += s->n;
   S->parent[id] = parent;
   S->depth[id] = id ? S->depth[parent] + 1 : 0;
+  if (S->best)
+    S->closed[id] = 0;
   for (j = 0; moves && j < S->k; j++)
     S->moves[(size_t)id * S->k + j] = moves[j];
   S->nstates++;
@@ -322,6 +350,35 @@ static int test_state(search_t *S, const gdl_state *s, uint32_t id)
   return g == 100 ? 1 : -1;
 }
 
+/* The estimates of a state of bits w into *hmax and *hff (0 without
+ * estimates); 0 when it is a dead end left out (counted), else 1.  Where
+ * pruning is off a dead end is searched like any state, estimated 0. */
+static int estimate(search_t *S, const uint32_t *w, uint32_t *hmax,
+                    uint32_t *hff)
+{
+  *hmax = *hff = 0;
+  if (!S->E)
+    return 1;
+  if ((++S->ctx->poll & 63) == 0)   /* an estimate can take a while */
+    ctx_poll(S->ctx);
+  est_state(S->E, w, hmax, hff);
+  if (*hmax == EST_DEAD || (S->prune && est_dead(S->E, w))) {
+    if (S->prune) {
+      S->res->pruned++;
+      return 0;
+    }
+    *hmax = *hff = 0;
+  }
+  return 1;
+}
+
+/* Whether pruning leaves out the state of bits w (a blind search). */
+static int pruned(search_t *S, const uint32_t *w)
+{
+  uint32_t hm, hf;
+  return S->prune && S->E && !estimate(S, w, &hm, &hf);
+}
+
 /* Calls each(S, arg, i) once per joint move of the current state, with
  * S->joint set, S->child the successor and i its place among them (the
  * last role's moves vary fastest).  With `first` and states of bits, the
@@ -397,6 +454,8 @@ static int successors(search_t *S, succ_fn each, void *arg, int first)
 /* The children of one expanded state, stored once all are made, so that
  * their table slots come from memory while the others are computed (and,
  * in bfs, while the next state's are). */
+#define PRUNED UINT32_MAX     /* kid.n of a dead end left out */
+
 typedef struct {
   uint32_t parent;
   gdl_term *facts, *moves;
@@ -428,6 +487,11 @@ static int bfs_each(search_t *S, void *arg, size_t place)
     GROW(S->ctx, c->moves, c->movecap, (at + 1) * S->k);
   }
   k = &c->kids[at];
+  if (pruned(S, S->child.facts)) {
+    k->n = PRUNED;             /* a place left empty */
+    c->nkids++;
+    return 0;
+  }
   k->off = c->nfacts;
   k->n = n;
   k->hash = state_hash32(S, S->child.facts, n);
@@ -448,6 +512,8 @@ static void store_kids(search_t *S, bfs_arg *a, kids_t *c)
 {
   uint32_t i;
   for (i = 0; S->mask && i < c->nkids; i++) {
+    if (c->kids[i].n == PRUNED)
+      continue;
     /* the stored state it may be, in turn: the first whose hash bits in
      * the table match */
     uint32_t h = c->kids[i].hash, j = h & S->mask, e;
@@ -464,6 +530,8 @@ static void store_kids(search_t *S, bfs_arg *a, kids_t *c)
     gdl_state s;
     int isnew;
     uint32_t id;
+    if (k->n == PRUNED)
+      continue;
     s.facts = c->facts + k->off;
     s.n = s.cap = k->n;
     id = store(S, &s, k->hash, c->parent, c->moves + i * S->k, &isnew);
@@ -487,8 +555,8 @@ static void bfs_free(search_t *S, bfs_arg *a)
 }
 
 /* The state the search starts from: the initial one, or opts->start;
- * with the grounded engine as bits, unless a fact of it has no slot (then
- * every state is kept as its facts). */
+ * with the grounded engine as bits where the network keeps states so
+ * (ground_state_words), else as facts. */
 static void start_state(search_t *S)
 {
   gdl_ctx *ctx = S->ctx;
@@ -510,6 +578,8 @@ static void start_state(search_t *S)
     }
     ctx_free(ctx, b.facts);
   }
+  if (!S->words)               /* estimates are of states as bits */
+    S->E = NULL;
 }
 
 static void search_bfs(search_t *S, int dfs)
@@ -609,6 +679,8 @@ typedef struct {
   uint32_t len, cap;
   unsigned limit;
   int cutoff;                 /* some branch was cut by the limit */
+  int ida;                    /* IDA*: the limit is on moves made + h_max */
+  unsigned next;              /* ... and the least of it over the cut */
   tt_t tt;
   gdl_state *kids;            /* per level: the children, flattened */
   uint32_t *nkids;
@@ -786,6 +858,8 @@ static int dls(search_t *S, iddfs_t *I, unsigned left)
   }
   if (left == 0) {
     I->cutoff = 1;
+    if (I->limit + 1 < I->next)
+      I->next = I->limit + 1;
     return 0;
   }
   if ((S->res->expanded & 255) == 0)
@@ -805,6 +879,18 @@ static int dls(search_t *S, iddfs_t *I, unsigned left)
     kid.cap = kid.n;
     if (on_path(I, &kid))
       continue;
+    if (S->E && (S->prune || I->ida)) {
+      uint32_t hm, hf;
+      if (!estimate(S, kid.facts, &hm, &hf))
+        continue;              /* a dead end */
+      if (I->ida && hm > left - 1) {   /* past the bound: cut */
+        unsigned f = I->limit - left + 1 + hm;
+        I->cutoff = 1;
+        if (f < I->next)
+          I->next = f;
+        continue;
+      }
+    }
     if (tt_seen(ctx, &I->tt, &kid, left - 1))
       continue;
     path_push(S, I, &kid, I->kidmoves[L] + (size_t)i * S->k);
@@ -815,17 +901,23 @@ static int dls(search_t *S, iddfs_t *I, unsigned left)
   return 0;
 }
 
-static void search_iddfs(search_t *S)
+static void search_iddfs(search_t *S, int ida)
 {
   gdl_ctx *ctx = S->ctx;
   gdl_solve_result *r = S->res;
   iddfs_t I;
+  uint32_t h0 = 0, hf;
   memset(&I, 0, sizeof I);
   I.tt.max = S->o->tt_entries ? (uint32_t)S->o->tt_entries : 1u << 20;
+  I.ida = ida && S->E;
   start_state(S);
-  for (I.limit = 0;; I.limit++) {
+  if ((S->prune || I.ida) && S->words && !estimate(S, S->cur.facts, &h0, &hf))
+    goto none;                 /* the start is a dead end */
+  S->res->estimate = h0;
+  for (I.limit = I.ida ? h0 : 0;; I.limit = I.next) {
     I.len = 0;
     I.cutoff = 0;
+    I.next = UINT32_MAX;
     tt_clear(&I.tt);
     path_push(S, &I, &S->cur, NULL);
     report(S, I.limit, 1);
@@ -839,12 +931,15 @@ static void search_iddfs(search_t *S)
       r->depth = I.limit;
       return;
     }
-    r->depth = I.limit;
-    if (!I.cutoff)
+    if (!I.cutoff) {
+      r->depth = I.limit;
       break;
-    if (I.limit >= 250)
+    }
+    r->depth = I.next - 1;     /* plans shorter than the next bound: none */
+    if (I.next > 250)
       ctx_throw(ctx, GDL_ELIMIT, "depth limit of 250 reached");
   }
+none:
   r->status = GDL_UNSOLVABLE;
   r->goal = S->best_goal;
   if (S->best_goal >= 0) {
@@ -852,6 +947,146 @@ static void search_iddfs(search_t *S)
     r->plan = ctx_arena(ctx, ((size_t)I.bestlen * S->k + 1) * sizeof *r->plan);
     COPY(r->plan, I.bestplan, (size_t)I.bestlen * S->k * sizeof *r->plan);
   }
+}
+
+/* ---- best-first: A* and greedy ---------------------------------------- */
+
+static void heap_push(search_t *S, uint64_t key, uint32_t id)
+{
+  uint32_t i = S->nheap++;
+  GROW(S->ctx, S->heap, S->heapcap, i);
+  while (i > 0 && S->heap[(i - 1) / 2].key > key) {
+    S->heap[i] = S->heap[(i - 1) / 2];
+    i = (i - 1) / 2;
+  }
+  S->heap[i].key = key;
+  S->heap[i].id = id;
+}
+
+static struct pq heap_pop(search_t *S)
+{
+  struct pq top = S->heap[0], last = S->heap[--S->nheap];
+  uint32_t i = 0, n = S->nheap;
+  for (;;) {
+    uint32_t c = 2 * i + 1;
+    if (c >= n)
+      break;
+    if (c + 1 < n && S->heap[c + 1].key < S->heap[c].key)
+      c++;
+    if (S->heap[c].key >= last.key)
+      break;
+    S->heap[i] = S->heap[c];
+    i = c;
+  }
+  if (n)
+    S->heap[i] = last;
+  return top;
+}
+
+/* A*: least moves made + h_max first, then the most moves made (the key
+ * keeps the moves made, so an entry whose state was since reached by
+ * fewer is known stale); greedy: least h_ff first, then the last stored
+ * (depth first among equals, where a move counter makes most of them). */
+static void push_state(search_t *S, uint32_t id)
+{
+  uint64_t g = S->depth[id], h = S->hval[id];
+  if (S->best == BEST_ASTAR)
+    heap_push(S, (g + h) << 32 | (UINT32_MAX - g), id);
+  else
+    heap_push(S, h << 32 | (UINT32_MAX - id), id);
+}
+
+static int best_each(search_t *S, void *arg, size_t place)
+{
+  uint32_t parent = *(uint32_t *)arg, hm, hf, id, h;
+  int isnew;
+  (void)place;
+  if (S->best == BEST_GBFS) {  /* evaluated when taken up: see below */
+    h = S->hval[parent];
+  } else {
+    if (!estimate(S, S->child.facts, &hm, &hf))
+      return 0;
+    h = hm;
+  }
+  id = store(S, &S->child, state_hash32(S, S->child.facts, S->child.n),
+             parent, S->joint, &isnew);
+  if (isnew) {
+    S->hval[id] = h;
+  } else if (S->best == BEST_ASTAR && S->depth[parent] + 1 < S->depth[id]) {
+    /* reached by fewer moves: the shorter way kept, taken up again */
+    uint32_t r;
+    S->parent[id] = parent;
+    S->depth[id] = S->depth[parent] + 1;
+    for (r = 0; r < S->k; r++)
+      S->moves[(size_t)id * S->k + r] = S->joint[r];
+    S->closed[id] = 0;
+  } else {
+    return 0;
+  }
+  push_state(S, id);
+  return 0;
+}
+
+static void search_best(search_t *S, int which)
+{
+  gdl_solve_result *r = S->res;
+  uint32_t id, hm, hf;
+  int isnew;
+  S->best = which;
+  start_state(S);
+  if (!estimate(S, S->cur.facts, &hm, &hf))
+    goto none;                 /* the start is a dead end */
+  r->estimate = hm;
+  store(S, &S->cur, state_hash32(S, S->cur.facts, S->cur.n), 0, NULL, &isnew);
+  S->hval[0] = which == BEST_ASTAR ? hm : hf;
+  push_state(S, 0);
+  while (S->nheap) {
+    struct pq e = heap_pop(S);
+    unsigned f = (unsigned)(e.key >> 32);
+    int t;
+    id = e.id;
+    if (S->closed[id] ||
+        (which == BEST_ASTAR && UINT32_MAX - (uint32_t)e.key != S->depth[id]))
+      continue;                /* expanded, or since reached by fewer */
+    if ((r->expanded & 255) == 0) {
+      bytes_per_state(S);
+      report(S, f, 0);
+    }
+    load_state(S, id, &S->cur);
+    if (which == BEST_GBFS && id) {
+      /* greedy search evaluates a state when it is taken up, not when it
+       * is made (deferred evaluation, as Fast Downward's lazy search):
+       * its children wait with its estimate, so a state with hundreds of
+       * successors costs one estimate, not hundreds */
+      if (!estimate(S, S->cur.facts, &hm, &hf)) {
+        S->closed[id] = 1;
+        continue;
+      }
+      S->hval[id] = hf;
+    }
+    t = test_state(S, &S->cur, id);
+    if (which == BEST_ASTAR)   /* every plan of fewer moves is ruled out */
+      r->depth = f ? f - 1 : 0;
+    if (t == 1) {
+      r->status = GDL_SOLVED;
+      r->goal = 100;
+      plan_to(S, id);
+      if (which == BEST_ASTAR)
+        r->depth = (unsigned)r->length;
+      bytes_per_state(S);
+      return;
+    }
+    S->closed[id] = 1;
+    if (t < 0)
+      continue;
+    successors(S, best_each, &id, 1);
+  }
+none:
+  r->status = GDL_UNSOLVABLE;
+  r->goal = S->best_goal;
+  if (S->best_goal >= 0)
+    plan_to(S, S->best_state);
+  bytes_per_state(S);
 }
 
 /* ---- entry ------------------------------------------------------------ */
@@ -867,6 +1102,9 @@ static void release(search_t *S)
   ctx_free(ctx, S->moves);
   ctx_free(ctx, S->table);
   ctx_free(ctx, S->joint);
+  ctx_free(ctx, S->hval);
+  ctx_free(ctx, S->closed);
+  ctx_free(ctx, S->heap);
   gdl_state_release(ctx, &S->cur);
   gdl_state_release(ctx, &S->child);
   ctx->have_state = 0;        /* the network's is some state searched */
@@ -878,6 +1116,12 @@ static void finish(search_t *S)
   S->res->peak_memory = gdl_memory_peak(S->ctx);
   if (S->o->progress)
     report(S, S->res->depth, 1);
+}
+
+static int informed(gdl_algorithm a)
+{
+  return a == GDL_ASTAR || a == GDL_IDASTAR || a == GDL_GBFS ||
+         a == GDL_AUTO;
 }
 
 /* Runs the search with a jump target, so that a limit, an interrupt or
@@ -918,10 +1162,27 @@ static gdl_status run_protected(search_t *S)
   S->joint = ctx_alloc(ctx, (S->k + 1) * sizeof *S->joint);
   if (GROUND(ctx))             /* every move of each state: ready lists */
     ground_search_mode(ctx, 1);
-  if (S->o->algorithm == GDL_IDDFS)
-    search_iddfs(S);
-  else
+  if (GROUND(ctx) && (S->prune || informed(S->o->algorithm))) {
+    if (!ctx->est)
+      ctx->est = est_build(ctx);
+    S->E = ctx->est;
+    res->latches = S->E ? est_latches(S->E) : 0;
+  }
+  switch (S->o->algorithm) {
+  case GDL_IDDFS:
+  case GDL_IDASTAR:
+    search_iddfs(S, S->o->algorithm == GDL_IDASTAR);
+    break;
+  case GDL_ASTAR:
+    search_best(S, BEST_ASTAR);
+    break;
+  case GDL_GBFS:
+    search_best(S, BEST_GBFS);
+    break;
+  default:
     search_bfs(S, S->o->algorithm == GDL_DFS);
+    break;
+  }
   finish(S);
   release(S);
   ctx->jmp = old;
@@ -929,12 +1190,119 @@ static gdl_status run_protected(search_t *S)
   return GDL_OK;
 }
 
+const char *gdl_algorithm_name(gdl_algorithm a)
+{
+  static const char *const name[] = {
+    "bfs", "iddfs", "dfs", "astar", "idastar", "gbfs", "auto"
+  };
+  return (unsigned)a < sizeof name / sizeof *name ? name[a] : "?";
+}
+
+/* One search, by opts->algorithm (not auto). */
+static gdl_status solve_one(gdl_ctx *ctx, const gdl_solve_opts *opts,
+                            gdl_solve_result *res)
+{
+  search_t S;
+  gdl_algorithm a = opts->algorithm;
+  memset(res, 0, sizeof *res);
+  memset(&S, 0, sizeof S);
+  res->goal = -1;
+  res->found_by = a;
+  S.ctx = ctx;
+  S.o = opts;
+  S.res = res;
+  S.k = ctx->nroles;
+  S.t0 = clock_now();
+  S.best_goal = -1;
+  S.prune = opts->prune > 0 || (opts->prune == 0 && informed(a));
+  S.running = gdl_algorithm_name(a);
+  {
+    /* the deadline reaches into the evaluation of a single state too */
+    double old = ctx->deadline;
+    gdl_status st;
+    if (opts->max_seconds > 0 &&
+        (old == 0 || S.t0 + opts->max_seconds < old))
+      ctx->deadline = S.t0 + opts->max_seconds;
+    st = run_protected(&S);
+    ctx->deadline = old;
+    res->optimal = res->status == GDL_SOLVED &&
+                   (a == GDL_BFS || a == GDL_IDDFS || a == GDL_ASTAR ||
+                    a == GDL_IDASTAR);
+    return st;
+  }
+}
+
+/* auto: a portfolio, each search with a share of the time; the first to
+ * solve the puzzle or to prove it unsolvable gives the result.
+ *   astar  a glance (1/20 of the time, at most 0.5 s): where the
+ *          estimates or the dead ends cut the space down, this is all;
+ *   bfs    (1/10, at most 3 s): a small space is searched fastest blind,
+ *          no estimate to compute;
+ *   astar  (1/4 of what is left, or 10 s): optimal where it can finish;
+ *   gbfs   (half of what is left, or 20 s): some plan, guided by h_ff;
+ *   dfs    (the rest, or no limit), dead ends pruned.
+ * A limit of the user's (memory, states of one search, Ctrl-C, the time
+ * as a whole) ends it there. */
+static gdl_status solve_auto(gdl_ctx *ctx, const gdl_solve_opts *opts,
+                             gdl_solve_result *res)
+{
+  static const struct {
+    gdl_algorithm a;
+    double part, most;         /* of the time left; seconds (0: none) */
+  } plan[] = {
+    { GDL_ASTAR, 1.0 / 20, 0.5 }, { GDL_BFS, 1.0 / 9, 3 },
+    { GDL_ASTAR, 1.0 / 4, 10 }, { GDL_GBFS, 1.0 / 2, 20 },
+    { GDL_DFS, 1, 0 },
+  };
+  size_t np = sizeof plan / sizeof *plan, i;
+  double t0 = clock_now();
+  uint64_t expanded = 0, generated = 0, npruned = 0;
+  unsigned h0 = 0;
+  gdl_status st = GDL_OK;
+  for (i = 0; i < np; i++) {
+    gdl_solve_opts o = *opts;
+    double left = opts->max_seconds - (clock_now() - t0);
+    o.algorithm = plan[i].a;
+    if (opts->max_seconds > 0) {
+      if (left <= 0)
+        break;
+      o.max_seconds = left * plan[i].part;
+      if (plan[i].most > 0 && o.max_seconds > plan[i].most)
+        o.max_seconds = plan[i].most;
+    } else {
+      o.max_seconds = plan[i].most;
+    }
+    if (plan[i].a == GDL_DFS && o.prune == 0)
+      o.prune = 1;
+    st = solve_one(ctx, &o, res);
+    expanded += res->expanded;
+    generated += res->generated;
+    npruned += res->pruned;
+    if (plan[i].a == GDL_ASTAR)
+      h0 = res->estimate;
+    if (st != GDL_OK || res->status != GDL_LIMIT || i + 1 == np)
+      break;
+    /* its own share ran out: the next search; anything else stops */
+    if (strncmp(res->why, "time limit", 10) != 0 ||
+        (ctx->interrupt && *ctx->interrupt))
+      break;
+  }
+  res->expanded = expanded;
+  res->generated = generated;
+  res->pruned = npruned;
+  res->estimate = h0;
+  res->seconds = clock_now() - t0;
+  if (res->status == GDL_LIMIT && opts->max_seconds > 0 &&
+      strncmp(res->why, "time limit", 10) == 0)
+    snprintf(res->why, sizeof res->why, "time limit of %g s reached",
+             opts->max_seconds);
+  return st;
+}
+
 gdl_status gdl_solve(gdl_ctx *ctx, const gdl_solve_opts *opts,
                      gdl_solve_result *res)
 {
-  search_t S;
   memset(res, 0, sizeof *res);
-  memset(&S, 0, sizeof S);
   res->goal = -1;
   if (!ctx->compiled || !ctx->is_game) {
     ctx_setmsg(ctx, "%s", ctx->compiled && ctx->not_game[0]
@@ -945,21 +1313,11 @@ gdl_status gdl_solve(gdl_ctx *ctx, const gdl_solve_opts *opts,
     ctx_setmsg(ctx, "more than 64 roles");
     return GDL_EINPUT;
   }
-  S.ctx = ctx;
-  S.o = opts;
-  S.res = res;
-  S.k = ctx->nroles;
-  S.t0 = clock_now();
-  S.best_goal = -1;
-  {
-    /* the deadline reaches into the evaluation of a single state too */
-    double old = ctx->deadline;
-    gdl_status st;
-    if (opts->max_seconds > 0 &&
-        (old == 0 || S.t0 + opts->max_seconds < old))
-      ctx->deadline = S.t0 + opts->max_seconds;
-    st = run_protected(&S);
-    ctx->deadline = old;
-    return st;
+  if ((unsigned)opts->algorithm > GDL_AUTO) {
+    ctx_setmsg(ctx, "no such search algorithm");
+    return GDL_EINPUT;
   }
+  if (opts->algorithm == GDL_AUTO)
+    return solve_auto(ctx, opts, res);
+  return solve_one(ctx, opts, res);
 }

@@ -655,6 +655,17 @@ static void why_not(gdl_ctx *ctx, teach_t *T, gdl_term q, uint8_t *shown)
   uint32_t i, candidates = 0, rules = 0;
   probe_t P;
   put_term(ctx, b, q);
+  if (rel == (int)ctx->r_does || rel == (int)ctx->r_legal ||
+      rel == (int)ctx->r_goal) {   /* a slip in the role, said first */
+    size_t at = b->n;
+    SB_LIT(ctx, b, " does not hold: ");
+    if (role_note(ctx, q, b)) {
+      SB_LIT(ctx, b, "\n");
+      return;
+    }
+    b->n = (uint32_t)at;
+    b->s[at] = 0;
+  }
   if (rel == (int)ctx->r_true) {
     SB_LIT(ctx, b, " does not hold: it is not a fact of the state\n");
     return;

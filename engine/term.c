@@ -249,45 +249,6 @@ uint32_t term_arity(const gdl_ctx *ctx, gdl_term t)
 
 /* ---- text ------------------------------------------------------------- */
 
-static void sb_need(gdl_ctx *ctx, strbuf_t *b, size_t more)
-{
-  if ((uint64_t)b->n + more + 1 > UINT32_MAX)   /* n and cap are 32-bit */
-    ctx_throw(ctx, GDL_ELIMIT, "a text grew past 4 GB");
-  if (b->n + more + 1 > b->cap)
-    GROW(ctx, b->s, b->cap, (uint32_t)(b->n + more + 1));
-}
-
-void sb_putc(gdl_ctx *ctx, strbuf_t *b, char c)
-{
-  sb_need(ctx, b, 1);
-  b->s[b->n++] = c;
-  b->s[b->n] = 0;
-}
-
-void sb_puts(gdl_ctx *ctx, strbuf_t *b, const char *s, size_t n)
-{
-  sb_need(ctx, b, n);
-  memcpy(b->s + b->n, s, n);
-  b->n += (uint32_t)n;
-  b->s[b->n] = 0;
-}
-
-void sb_printf(gdl_ctx *ctx, strbuf_t *b, const char *fmt, ...)
-{
-  va_list ap;
-  int n;
-  va_start(ap, fmt);
-  n = vsnprintf(NULL, 0, fmt, ap);
-  va_end(ap);
-  if (n < 0)
-    return;
-  sb_need(ctx, b, (size_t)n);
-  va_start(ap, fmt);
-  vsnprintf(b->s + b->n, (size_t)n + 1, fmt, ap);
-  va_end(ap);
-  b->n += (uint32_t)n;
-}
-
 void sb_term(gdl_ctx *ctx, strbuf_t *b, gdl_term t, const uint32_t *varnames)
 {
   const term_t *tt = &ctx->terms[t];

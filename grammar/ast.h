@@ -24,7 +24,7 @@ typedef struct gdl_node {
   struct gdl_node *next;   /* next sibling */
 } gdl_node;
 
-/* What the parser needs from the context (engine/load.c provides these). */
+/* What the parser needs from the context (engine/ast.c provides these). */
 gdl_node *gdl_ast_new(gdl_ctx *ctx, int kind, uint32_t file, uint32_t start,
                       uint32_t end);
 uint32_t gdl_ast_intern(gdl_ctx *ctx, const char *text, size_t len, int fold);
@@ -44,5 +44,8 @@ int gdl_ast_guarded(gdl_ctx *ctx, int (*run)(void *), void (*cleanup)(void *),
  * to stop (the errors are in the context). */
 int gdl_parse_file(gdl_ctx *ctx, uint32_t file, const char *text,
                    size_t len, gdl_node *forms);
+/* The same for a file in infix GDL (grammar/infix_parser.y). */
+int gdl_infix_parse_file(gdl_ctx *ctx, uint32_t file, const char *text,
+                         size_t len, gdl_node *forms);
 
 #endif

@@ -50,10 +50,6 @@ struct gdl_infix_state {
   uint32_t prev_end;
 };
 
-/* Parses the whole of file `file` (infix text) and appends each sentence
- * to *forms, as gdl_parse_file does for KIF.  Returns 0, or 1 when parsing
- * had to stop (the errors are in the context). */
-int gdl_infix_parse_file(gdl_ctx *ctx, uint32_t file, const char *text,
-                         size_t len, gdl_node *forms);
+/* gdl_infix_parse_file() is declared in ast.h, beside gdl_parse_file(). */
 
 #endif

@@ -18,6 +18,9 @@ GDL=${GDL:-build/gdl}
 C=${GDL_CORPUS:-../shared/gdl-corpus}
 REF="swipl -q tests/ref/gdlref.pl"
 ratios=
+# gdl solve's searches: SOLVE_SECONDS a search; FILE:KNOWN_LENGTH rows
+SS=${SOLVE_SECONDS:-60}
+SOLVE_ROWS=${SOLVE_ROWS:-"puzzles/eight-puzzle-31.kif:31 single/sudokuGrade1.kif:50 single/sudokuGrade2.kif:53 single/sudokuGrade3.kif:54 single/firefighter.kif:49 single/max_knights.kif:33 single/knightmove.kif:63"}
 num() { sed -n "s/.*\"$1\": \([0-9.]*\).*/\1/p"; }
 max() { awk -v a="$1" -v b="$2" 'BEGIN { print (b != "" && (a == "" || b + 0 > a + 0)) ? b : a }'; }
 min() { awk -v a="$1" -v b="$2" 'BEGIN { print (b != "" && (a == "" || b + 0 < a + 0)) ? b : a }'; }
@@ -83,9 +86,9 @@ P=puzzles/eight-puzzle-unsolvable.kif
 gt= it= rt= ge= ie= gb= ib= re=
 i=0
 while [ $i -lt "$N" ]; do
-  j=$($GDL solve --json --quiet --engine ground $P)
+  j=$($GDL solve --json --quiet --algorithm bfs --engine ground $P)
   gt=$(min "$gt" "$(echo "$j" | num seconds)") ge=$(echo "$j" | num expanded) gb=$(echo "$j" | num bytes_per_state)
-  j=$($GDL solve --json --quiet --engine interp $P)
+  j=$($GDL solve --json --quiet --algorithm bfs --engine interp $P)
   it=$(min "$it" "$(echo "$j" | num seconds)") ie=$(echo "$j" | num expanded) ib=$(echo "$j" | num bytes_per_state)
   j=$($REF bfs --max-seconds 600 $P 2>/dev/null | head -1)
   rt=$(min "$rt" "$(echo "$j" | sed -n 's/.*seconds \([0-9.]*\).*/\1/p')") re=$(echo "$j" | sed -n 's/.*states \([0-9]*\).*/\1/p')
@@ -94,5 +97,51 @@ done
 printf '| gdl --engine ground | %s | %s | %s | %s |\n' "$gt" "$ge" "$gb" "$(ratio "$rt" "$gt")"
 printf '| gdl --engine interp | %s | %s | %s | %s |\n' "$it" "$ie" "$ib" "$(ratio "$rt" "$it")"
 printf '| SWI-Prolog reference | %s | %s | - | 1 |\n' "$rt" "$re"
+echo
+echo "## Solving: the searches side by side"
+echo
+echo "Each search on its own with a limit of $SS s (\`--max-seconds\`), once; the"
+echo "reference's breadth-first search and the clingo peer"
+echo "(../shared/tools/asp-baseline/, horizon = the known length) with the same"
+echo "limit.  Cells: seconds / states expanded / plan length, or the status"
+echo "when not solved; * marks a plan not proven shortest."
+echo
+echo "| puzzle | known | bfs | astar | idastar | gbfs | auto | reference bfs | clingo |"
+echo "|---|---:|---|---|---|---|---|---|---|"
+for row in $SOLVE_ROWS; do
+  f=${row%:*} h=${row##*:}
+  [ -f "$f" ] || f=$C/$f
+  [ -f "$f" ] || continue
+  line="| $(basename "$f" .kif) | $h |"
+  for a in bfs astar idastar gbfs auto; do
+    j=$(timeout $((SS * 3 + 30)) $GDL solve --json --quiet --algorithm $a --max-seconds "$SS" "$f" 2>/dev/null)
+    st=$(echo "$j" | sed -n 's/.*"status": "\([a-z]*\)".*/\1/p')
+    if [ "$st" = solved ]; then
+      opt=$(echo "$j" | sed -n 's/.*"optimal": \([a-z]*\).*/\1/p')
+      line="$line $(echo "$j" | num seconds) / $(echo "$j" | num expanded) / $(echo "$j" | num length)$([ "$opt" = true ] || echo '*') |"
+    else
+      line="$line ${st:-error} |"
+    fi
+  done
+  r=$(timeout $((SS * 3 + 30)) $REF bfs --goal-test expand --max-seconds "$SS" "$f" 2>/dev/null | head -1)
+  if echo "$r" | grep -q '^status solved'; then
+    line="$line $(echo "$r" | sed -n 's/.*seconds \([0-9.]*\).*/\1/p') / $(echo "$r" | sed -n 's/.*states \([0-9]*\).*/\1/p') / $(echo "$r" | sed -n 's/.*length \([0-9]*\).*/\1/p') |"
+  else
+    line="$line $(echo "$r" | sed -n 's/^status \([a-z]*\).*/\1/p') |"
+  fi
+  if command -v clingo >/dev/null && command -v python3 >/dev/null; then
+    $GDL cat "$f" > /tmp/bench-asp.$$.kif 2>/dev/null
+    c=$(timeout $((SS * 3 + 30)) python3 ../shared/tools/asp-baseline/kif2asp.py /tmp/bench-asp.$$.kif "$h" --solve --seconds "$SS" 2>/dev/null | grep '^clingo:')
+    rm -f /tmp/bench-asp.$$.kif
+    if echo "$c" | grep -q 'length='; then
+      line="$line $(echo "$c" | sed -n 's/.*seconds=\([0-9.]*\).*/\1/p') / - / $(echo "$c" | sed -n 's/.*length=\([0-9]*\).*/\1/p') |"
+    else
+      line="$line $(echo "$c" | sed 's/^clingo: //') |"
+    fi
+  else
+    line="$line (no clingo) |"
+  fi
+  echo "$line"
+done
 echo
 cat "$(dirname "$0")/bench-notes.md"

@@ -261,6 +261,10 @@ static const struct {
   { "solve puzzles/hanoi5.kif --max-seconds xyz", "xyz" },
   { "legal puzzles/hanoi5.kif --moves", "--moves" },
   { "solve puzzles/hanoi5.kif --max-memory x", "x" },
+  { "solve puzzles/hanoi5.kif --max-memory 5Q", "5Q" },
+  { "solve puzzles/hanoi5.kif --max-memory 2GB2", "2GB2" },
+  { "solve puzzles/hanoi5.kif --max-states 10x", "10x" },
+  { "solve puzzles/hanoi5.kif --max-states 10kB", "10kB" },
   { "playout puzzles/hanoi5.kif --seed abc", "abc" },
   { "playout puzzles/hanoi5.kif --max-steps -3", "-3" },
   { "bench puzzles/hanoi5.kif --seconds -1", "-1" },
@@ -286,9 +290,10 @@ static const char *const puzzle_files[] = {
   "dogbunny-2022-12-27.kif", "dogbunny-must-be-empty.kif",
   "dogbunny-two-dogs.kif", "dogbunny-walkthrough.kif", "eight-puzzle-31.kif",
   "eight-puzzle-easy.kif", "eight-puzzle-unsolvable.kif", "hanoi5.kif",
-  "lights-out-3x3.kif", "missionaries-cannibals.kif",
-  "peg-solitaire-small.kif", "toazzle-13.kif", "water-jugs.kif",
-  "wolf-goat-cabbage.kif", "toads-and-frogs.hrf", "bridge-and-torch.hrf",
+  "fifteen-puzzle-34.kif", "lights-out-3x3.kif", "missionaries-cannibals.kif",
+  "peg-solitaire-33.kif", "peg-solitaire-small.kif", "sokoban-three-boxes.kif",
+  "toazzle-13.kif", "water-jugs.kif", "wolf-goat-cabbage.kif",
+  "toads-and-frogs.hrf", "bridge-and-torch.hrf",
 };
 
 START_TEST(test_check_clean)
@@ -653,6 +658,32 @@ START_TEST(test_query_game)
 }
 END_TEST
 
+/* A role the game does not have is named, with the roles it has. */
+START_TEST(test_unknown_role)
+{
+  char *out, *err;
+  ck_assert_int_eq(tu_gdl_run(&out, &err, "query puzzles/wolf-goat-cabbage.kif "
+                   "'(legal farmer ?m)'"), 0);
+  ck_assert_str_eq(out, "");
+  ck_assert_str_eq(err, "gdl: no answers: farmer is not a role of this game; "
+                   "its roles: player\n");
+  free(out);
+  free(err);
+  ck_assert_int_eq(tu_gdl_run(&out, &err, "explain puzzles/wolf-goat-cabbage.kif "
+                   "'(legal farmer (cross goat))'"), 1);
+  ck_assert_str_eq(out, "(legal farmer (cross goat)) does not hold: farmer is "
+                   "not a role of this game; its roles: player\n");
+  free(out);
+  free(err);
+  /* a role that is one, or a variable, gets no note */
+  ck_assert_int_eq(tu_gdl_run(&out, &err, "query puzzles/wolf-goat-cabbage.kif "
+                   "'(goal ?r 100)'"), 0);
+  ck_assert_str_eq(err, "");
+  free(out);
+  free(err);
+}
+END_TEST
+
 START_TEST(test_query_json)
 {
   char *out, *err, *j;
@@ -718,6 +749,51 @@ static void assert_plan_wins(const char *file, const char *plan)
   free(err);
 }
 
+/* The optimal plans recorded in the headers of puzzles whose plans no
+ * blind search here finds (the Sokoban level's bfs finds, but its header
+ * records one too): played with `gdl state`, each ends terminal with goal
+ * 100, and has the optimal length (gdl state refuses a move out of a
+ * terminal state, so no plan wins before its end). */
+static const struct {
+  const char *file;
+  int length;
+  const char *plan;
+} recorded[] = {
+  { "puzzles/fifteen-puzzle-34.kif", 34,
+    "(slide 3 4) (slide 3 3) (slide 3 2) (slide 2 2) (slide 1 2) "
+    "(slide 1 3) (slide 2 3) (slide 2 4) (slide 1 4) (slide 1 3) "
+    "(slide 2 3) (slide 3 3) (slide 3 4) (slide 2 4) (slide 2 3) "
+    "(slide 3 3) (slide 4 3) (slide 4 4) (slide 3 4) (slide 3 3) "
+    "(slide 3 2) (slide 3 1) (slide 4 1) (slide 4 2) (slide 3 2) "
+    "(slide 3 1) (slide 2 1) (slide 1 1) (slide 1 2) (slide 1 3) "
+    "(slide 2 3) (slide 3 3) (slide 4 3) (slide 4 4)" },
+  { "puzzles/sokoban-three-boxes.kif", 39,
+    "(move down) (move down) (move down) (move left) (move down) (move left) "
+    "(move left) (move up) (move right) (move up) (move up) (move up) "
+    "(move left) (move down) (move left) (move down) (move right) (move down) "
+    "(move right) (move right) (move right) (move up) (move up) (move up) "
+    "(move left) (move right) (move down) (move down) (move down) (move left) "
+    "(move left) (move left) (move up) (move up) (move right) (move down) "
+    "(move left) (move down) (move right)" },
+  { "puzzles/peg-solitaire-33.kif", 31,
+    "(jump 2 4 4 4) (jump 3 2 3 4) (jump 1 3 3 3) (jump 1 5 1 3) "
+    "(jump 3 4 3 2) (jump 3 1 3 3) (jump 3 5 1 5) (jump 3 7 3 5) "
+    "(jump 4 3 2 3) (jump 1 3 3 3) (jump 4 1 4 3) (jump 4 3 2 3) "
+    "(jump 4 5 2 5) (jump 1 5 3 5) (jump 4 7 4 5) (jump 4 5 2 5) "
+    "(jump 6 3 4 3) (jump 5 1 5 3) (jump 5 3 3 3) (jump 2 3 4 3) "
+    "(jump 4 3 4 5) (jump 5 5 3 5) (jump 2 5 4 5) (jump 5 7 5 5) "
+    "(jump 5 4 5 6) (jump 7 5 5 5) (jump 4 5 6 5) (jump 7 3 7 5) "
+    "(jump 7 5 5 5) (jump 5 6 5 4) (jump 6 4 4 4)" },
+};
+
+START_TEST(test_recorded_plan)
+{
+  ck_assert_int_eq((int)count_char(recorded[_i].plan, '('),
+                   recorded[_i].length);
+  assert_plan_wins(recorded[_i].file, recorded[_i].plan);
+}
+END_TEST
+
 START_TEST(test_solve_text)
 {
   char *out, *err, *summary, *plan;
@@ -758,10 +834,16 @@ END_TEST
 START_TEST(test_solve_unsolvable)
 {
   char *out, *err;
-  ck_assert_int_eq(tu_gdl_run(&out, &err, "solve puzzles/eight-puzzle-unsolvable.kif"),
-                   1);
+  ck_assert_int_eq(tu_gdl_run(&out, &err, "solve --algorithm bfs "
+                   "puzzles/eight-puzzle-unsolvable.kif"), 1);
   ck_assert_has(out, "; unsolvable");
   ck_assert_has(out, "181440 states");
+  free(out);
+  free(err);
+  /* the default proves it too */
+  ck_assert_int_eq(tu_gdl_run(&out, &err, "solve "
+                   "puzzles/eight-puzzle-unsolvable.kif"), 1);
+  ck_assert_has(out, "; unsolvable");
   free(out);
   free(err);
 }
@@ -797,15 +879,53 @@ START_TEST(test_solve_limit)
 }
 END_TEST
 
+/* --max-states and --max-memory take the usual suffixes: the same limit
+ * written two ways stops the same search at the same place. */
+START_TEST(test_limit_suffixes)
+{
+  static const char *const same[][2] = {
+    { "--max-states 1000", "--max-states 1k" },
+    { "--max-states 2000000", "--max-states 2M" },
+    { "--max-memory 2", "--max-memory 2M" },
+    { "--max-memory 2", "--max-memory 2048k" },
+    { "--max-memory 2", "--max-memory 2MiB" },
+  };
+  size_t i;
+  for (i = 0; i < sizeof same / sizeof *same; i++) {
+    char *a, *b, *err;
+    int ra = tu_gdl_run(&a, &err, "solve --json puzzles/eight-puzzle-31.kif "
+                        "--algorithm bfs %s", same[i][0]);
+    free(err);
+    int rb = tu_gdl_run(&b, &err, "solve --json puzzles/eight-puzzle-31.kif "
+                        "--algorithm bfs %s", same[i][1]);
+    free(err);
+    ck_assert_int_eq(ra, rb);
+    ck_assert_int_eq(ra, i == 1 ? 0 : 3);      /* 2M states: it is solved */
+    /* the same status, counts and limit; only the seconds differ */
+    ck_assert_ptr_nonnull(strstr(a, "\"algorithm\""));
+    ck_assert_ptr_nonnull(strstr(b, "\"algorithm\""));
+    ck_assert_str_eq(strstr(a, "\"algorithm\""), strstr(b, "\"algorithm\""));
+    ck_assert_ptr_nonnull(strstr(a, "\"seconds\""));
+    ck_assert_ptr_nonnull(strstr(b, "\"seconds\""));
+    *strstr(a, "\"seconds\"") = 0;
+    *strstr(b, "\"seconds\"") = 0;
+    ck_assert_str_eq(a, b);
+    free(a);
+    free(b);
+  }
+}
+END_TEST
+
 START_TEST(test_solve_json)
 {
   static const char *const keys[] = {
     "status", "length", "goal", "plan", "expanded", "generated", "seconds",
-    "peak_memory_bytes", "algorithm",
+    "peak_memory_bytes", "algorithm", "optimal", "pruned", "estimate",
+    "latches",
   };
   char *out, *err, *j, key[64];
   size_t i;
-  ck_assert_int_eq(tu_gdl_run(&out, &err, "solve --json "
+  ck_assert_int_eq(tu_gdl_run(&out, &err, "solve --json --algorithm bfs "
                    "puzzles/buttons-and-lights.kif"), 0);
   j = json_object(out);
   for (i = 0; i < sizeof keys / sizeof keys[0]; i++) {
@@ -817,6 +937,18 @@ START_TEST(test_solve_json)
   ck_assert_has(j, "\"goal\":100");
   ck_assert_has(j, "\"plan\":[\"a\",\"b\",\"a\",\"c\",\"b\",\"a\"]");
   ck_assert_has(j, "\"algorithm\":\"bfs\"");
+  ck_assert_has(j, "\"optimal\":true");
+  free(j);
+  free(out);
+  free(err);
+  /* the default says which search found the plan, and that it is
+   * shortest (6 moves: bfs above) */
+  ck_assert_int_eq(tu_gdl_run(&out, &err, "solve --json "
+                   "puzzles/buttons-and-lights.kif"), 0);
+  j = json_object(out);
+  ck_assert_has(j, "\"length\":6");
+  ck_assert_has(j, "\"optimal\":true");
+  ck_assert_has(j, "\"algorithm\":\"astar\"");
   free(j);
   free(out);
   free(err);
@@ -862,6 +994,27 @@ START_TEST(test_solve_algorithms)
   free(j);
   free(out);
   free(err);
+  /* the informed ones: astar and idastar shortest, gbfs some plan */
+  {
+    static const char *const alg[] = { "astar", "idastar", "gbfs" };
+    size_t i;
+    for (i = 0; i < 3; i++) {
+      ck_assert_int_eq(tu_gdl_run(&out, &err, "solve --algorithm %s "
+                       "puzzles/hanoi5.kif", alg[i]), 0);
+      plan = plan_of(out, &summary, &lines);
+      if (i < 2) {
+        ck_assert_int_eq(lines, 31);
+        ck_assert_has(summary, ", shortest (");
+      } else {
+        ck_assert_int_ge(lines, 31);
+        ck_assert_has(summary, ", not proven shortest (gbfs)");
+      }
+      assert_plan_wins("puzzles/hanoi5.kif", plan);
+      free(plan);
+      free(out);
+      free(err);
+    }
+  }
 }
 END_TEST
 
@@ -1025,6 +1178,7 @@ Suite *cli_suite(void)
   tcase_add_test(tc, test_query_rule_base);
   tcase_add_test(tc, test_query_game);
   tcase_add_test(tc, test_query_json);
+  tcase_add_test(tc, test_unknown_role);
   tcase_add_test(tc, test_query_json_names_question);
   suite_add_tcase(s, tc);
 
@@ -1035,8 +1189,10 @@ Suite *cli_suite(void)
   tcase_add_test(tc, test_solve_unsolvable);
   tcase_add_test(tc, test_solve_limit);
   tcase_add_test(tc, test_solve_json);
+  tcase_add_test(tc, test_limit_suffixes);
   tcase_add_test(tc, test_solve_algorithms);
   tcase_add_test(tc, test_solve_rule_base);
+  tcase_add_loop_test(tc, test_recorded_plan, 0, N(recorded));
   suite_add_tcase(s, tc);
 
   tc = tcase_create("playout");

@@ -8,6 +8,7 @@
 #include <string.h>
 
 #include "testutil.h"
+#include "internal.h"
 
 static gdl_ctx *load_path(const char *path, unsigned flags)
 {
@@ -170,6 +171,152 @@ START_TEST(test_dfs)
 }
 END_TEST
 
+/* ---- informed searches ------------------------------------------------ */
+
+/* astar and idastar give the optimal length, astar expanding no more
+ * states than bfs; gbfs some plan that wins.  The 8-puzzle rows are left
+ * to tests/search.sh (an estimate per state makes astar take seconds). */
+START_TEST(test_informed)
+{
+  const puzzle *p = &puzzles[_i];
+  gdl_ctx *ctx;
+  gdl_solve_result bfs, res;
+  if (strstr(p->file, "eight-puzzle-31") ||
+      strstr(p->file, "eight-puzzle-unsolvable"))
+    return;
+  ctx = load_path(p->file, 0);
+  bfs = solve(ctx, GDL_BFS, 0, 0);
+  res = solve(ctx, GDL_ASTAR, 0, 0);
+  ck_assert_msg(res.status == GDL_SOLVED && (int)res.length == p->length,
+                "%s: astar: status %d, %zu moves, the optimum is %d",
+                p->file, (int)res.status, res.length, p->length);
+  ck_assert(res.optimal);
+  ck_assert_int_eq(res.found_by, GDL_ASTAR);
+  ck_assert_msg(res.expanded <= bfs.expanded, "%s: astar expands %llu, bfs "
+                "%llu", p->file, (unsigned long long)res.expanded,
+                (unsigned long long)bfs.expanded);
+  ck_assert_int_eq(replay(ctx, &res), 100);
+  if (p->iddfs && bfs.expanded < 2000) {
+    res = solve(ctx, GDL_IDASTAR, 0, 0);
+    ck_assert_int_eq(res.status, GDL_SOLVED);
+    ck_assert_int_eq((int)res.length, p->length);
+    ck_assert_int_eq(replay(ctx, &res), 100);
+  }
+  res = solve(ctx, GDL_GBFS, 0, 0);
+  ck_assert_int_eq(res.status, GDL_SOLVED);
+  ck_assert(!res.optimal);
+  ck_assert_int_ge((int)res.length, p->length);
+  ck_assert_int_eq(replay(ctx, &res), 100);
+  res = solve(ctx, GDL_AUTO, 0, 0);
+  ck_assert_int_eq(res.status, GDL_SOLVED);
+  ck_assert(res.optimal);
+  ck_assert_int_eq((int)res.length, p->length);
+  gdl_free(ctx);
+}
+END_TEST
+
+/* The estimates along a shortest plan (bfs's): h_max never more than the
+ * moves left, h_ff at least h_max, and no state of it a dead end, neither
+ * for the relaxation nor for the latches. */
+START_TEST(test_estimates_admissible)
+{
+  const puzzle *p = &puzzles[_i];
+  gdl_ctx *ctx;
+  gdl_solve_result res;
+  gdl_state s = { 0, 0, NULL }, next = { 0, 0, NULL };
+  gdl_term *plan;
+  est_t *E;
+  uint32_t *w, n;
+  size_t k, i;
+  if (p->length < 0)
+    return;
+  ctx = load_path(p->file, 0);
+  res = solve(ctx, GDL_BFS, 0, 0);
+  ck_assert_int_eq(res.status, GDL_SOLVED);
+  k = gdl_role_count(ctx);
+  plan = malloc((res.length * k + 1) * sizeof *plan);
+  memcpy(plan, res.plan, res.length * k * sizeof *plan);
+  n = ground_state_words(ctx);
+  ck_assert_uint_gt(n, 0);
+  w = calloc(n + 1, sizeof *w);
+  E = est_build(ctx);
+  ck_assert_ptr_nonnull(E);
+  ck_assert_int_eq(gdl_initial(ctx, &s), GDL_OK);
+  for (i = 0; i <= res.length; i++) {
+    uint32_t hm, hf;
+    ck_assert(ground_state_bits(ctx, &s, w));
+    est_state(E, w, &hm, &hf);
+    ck_assert_msg(hm <= res.length - i, "%s: h_max %u after %zu of %zu "
+                  "moves", p->file, hm, i, res.length);
+    ck_assert_uint_ge(hf, hm);
+    ck_assert_msg(!est_dead(E, w), "%s: a dead end after %zu moves",
+                  p->file, i);
+    if (i == res.length)
+      break;
+    ck_assert_int_eq(gdl_set_state(ctx, &s), GDL_OK);
+    ck_assert_int_eq(gdl_next(ctx, plan + i * k, &next), GDL_OK);
+    ck_assert_int_eq(gdl_state_copy(ctx, &s, &next), GDL_OK);
+  }
+  gdl_state_release(ctx, &s);
+  gdl_state_release(ctx, &next);
+  free(plan);
+  free(w);
+  gdl_free(ctx);
+}
+END_TEST
+
+/* Dead ends cut the space down: a goal of 100 that no state reaches is
+ * seen from the rules, before a state is expanded; a latch that a move
+ * sets for good ends the states behind it. */
+static const char no100_game[] =
+  "(role p)\n"
+  "(init (at 0))\n"
+  "(succ 0 1) (succ 1 2) (succ 2 3)\n"
+  "(<= (legal p step) (true (at ?x)))\n"
+  "(<= (next (at ?y)) (does p step) (true (at ?x)) (succ ?x ?y))\n"
+  "(<= terminal (true (at 3)))\n"
+  "(<= (goal p 100) (true (at 3)) (true never))\n"
+  "(<= (goal p 0) (not (true never)))\n";
+
+static const char latch_game[] =
+  "(role p)\n"
+  "(init (at 0))\n"
+  "(succ 0 1) (succ 1 2) (succ 2 3) (succ 3 4)\n"
+  "(<= (legal p step) (true (at ?x)))\n"
+  "(<= (legal p spoil) (true (at ?x)))\n"
+  "(<= (next (at ?y)) (true (at ?x)) (succ ?x ?y))\n"
+  "(<= (next spoiled) (does p spoil))\n"
+  "(<= (next spoiled) (true spoiled))\n"
+  "(<= terminal (true (at 4)))\n"
+  "(<= (goal p 100) (not (true spoiled)))\n"
+  "(<= (goal p 0) (true spoiled))\n";
+
+START_TEST(test_dead_ends)
+{
+  gdl_ctx *ctx = tu_text(no100_game, 0);
+  gdl_solve_result res;
+  ck_assert_int_eq(gdl_use_engine(ctx, GDL_ENGINE_GROUND), GDL_OK);
+  res = solve(ctx, GDL_ASTAR, 0, 0);
+  ck_assert_int_eq(res.status, GDL_UNSOLVABLE);
+  ck_assert_uint_eq(res.expanded, 0);       /* the start is a dead end */
+  res = solve(ctx, GDL_BFS, 0, 0);
+  ck_assert_int_eq(res.status, GDL_UNSOLVABLE);
+  ck_assert_uint_eq(res.expanded, 3);
+  gdl_free(ctx);
+  ctx = tu_text(latch_game, 0);
+  ck_assert_int_eq(gdl_use_engine(ctx, GDL_ENGINE_GROUND), GDL_OK);
+  res = solve(ctx, GDL_ASTAR, 0, 0);
+  ck_assert_int_eq(res.status, GDL_SOLVED);
+  ck_assert_int_eq((int)res.length, 4);
+  /* spoiled, once true; (at 0), which no rule makes, once false */
+  ck_assert_uint_eq(res.latches, 2);
+  /* every spoil leads to a dead end, left out: 4 of them */
+  ck_assert_uint_eq(res.pruned, 4);
+  ck_assert_uint_eq(res.expanded, 4);
+  gdl_free(ctx);
+}
+END_TEST
+
 /* ---- corpus games ----------------------------------------------------- */
 
 static const puzzle corpus_games[] = {
@@ -260,13 +407,17 @@ static const struct {
 
 START_TEST(test_unsolvable_small)
 {
-  static const gdl_algorithm algs[] = { GDL_BFS, GDL_IDDFS, GDL_DFS };
+  static const gdl_algorithm algs[] = {
+    GDL_BFS, GDL_IDDFS, GDL_DFS, GDL_ASTAR, GDL_IDASTAR, GDL_GBFS, GDL_AUTO
+  };
   gdl_ctx *ctx = tu_text(unsolvable[_i].text, 0);
   size_t a;
-  for (a = 0; a < 3; a++) {
+  for (a = 0; a < 7; a++) {
     gdl_solve_result res = solve(ctx, algs[a], 0, 0);
     ck_assert_msg(res.status == GDL_UNSOLVABLE, "%s, algorithm %zu: status "
                   "%d", unsolvable[_i].name, a, (int)res.status);
+    if (a >= 3)                /* dead ends pruned: fewer states */
+      continue;
     if (algs[a] != GDL_IDDFS)
       ck_assert_uint_eq(res.stored, unsolvable[_i].states);
     if (unsolvable[_i].goal >= 0) {
@@ -433,6 +584,9 @@ Suite *search_suite(void)
   tcase_add_loop_test(tc, test_iddfs, 0, N(puzzles));
   tcase_add_loop_test(tc, test_dfs, 0, N(puzzles));
   tcase_add_loop_test(tc, test_corpus_bfs, 0, N(corpus_games));
+  tcase_add_loop_test(tc, test_informed, 0, N(puzzles));
+  tcase_add_loop_test(tc, test_estimates_admissible, 0, N(puzzles));
+  tcase_add_test(tc, test_dead_ends);
   suite_add_tcase(s, tc);
 
   tc = tcase_create("unsolvable");

@@ -1,15 +1,15 @@
 #!/bin/sh
-# corpus_solve.sh - gdl solve (bfs) on every game of the corpus's single/,
-# beside the SWI-Prolog reference's breadth-first search with the same
-# time limit, and a Markdown report (make corpus-solve writes it to
-# doc/corpus-results.md).
+# corpus_solve.sh - gdl solve (its default, auto) on every game of the
+# corpus's single/, beside the SWI-Prolog reference's breadth-first search
+# and the plans known to win (plans.tsv), and a Markdown report (make
+# corpus-solve writes it to doc/corpus-results.md).
 #
-#   tests/corpus_solve.sh [-j JOBS] [-t SECONDS] FILE...
+#   tests/corpus_solve.sh [-j JOBS] [-t SECONDS] [-r REF_SECONDS] FILE...
 GDL=${GDL:-build/gdl}
-J=2; T=10; ONE=
-while getopts 1j:t: o; do
+J=2; T=60; R=10; ONE=
+while getopts 1j:t:r: o; do
   case $o in
-    1) ONE=1;; j) J=$OPTARG;; t) T=$OPTARG;;
+    1) ONE=1;; j) J=$OPTARG;; t) T=$OPTARG;; r) R=$OPTARG;;
     *) exit 2;;
   esac
 done
@@ -21,14 +21,18 @@ if [ -n "$ONE" ]; then
   f=$1
   j=$(timeout $((T * 3 + 30)) "$GDL" solve --json --quiet --max-seconds "$T" --max-memory 4000 "$f" 2>/dev/null)
   if [ -z "$j" ]; then
-    gs="error"; gl="-"; gg="-"; ge="-"; gt="-"
+    gs="error"; gl="-"; gg="-"; ge="-"; gt="-"; ga="-"; go="-"
     "$GDL" check "$f" >/dev/null 2>&1 || gs="rejected"
   else
     gs=$(echo "$j" | field status); gl=$(echo "$j" | field length)
     gg=$(echo "$j" | field goal); ge=$(echo "$j" | field expanded)
-    gt=$(echo "$j" | field seconds)
+    gt=$(echo "$j" | field seconds); ga=$(echo "$j" | field algorithm)
+    go=$(echo "$j" | field optimal)
+    [ "$gs" = solved ] || { ga=-; go=-; }
   fi
-  r=$(timeout $((T * 3 + 30)) swipl -q "$dir/ref/gdlref.pl" bfs --goal-test expand --max-seconds "$T" "$f" 2>/dev/null | head -1)
+  # a plan known to reach goal 100 (Sancho's, replayed: plans.tsv)
+  kl=$(awk -F'\t' -v g="single/$(basename "$f")" '$1 == g { print $2 }' "$(dirname "$f")/../plans.tsv" 2>/dev/null)
+  r=$(timeout $((R * 3 + 30)) swipl -q "$dir/ref/gdlref.pl" bfs --goal-test expand --max-seconds "$R" "$f" 2>/dev/null | head -1)
   rs=$(echo "$r" | sed -n 's/^status \([a-z]*\).*/\1/p'); rs=${rs:-error}
   rl=$(echo "$r" | sed -n 's/.*length \([0-9-]*\).*/\1/p')
   re=$(echo "$r" | sed -n 's/.*states \([0-9]*\).*/\1/p')
@@ -38,10 +42,14 @@ if [ -n "$ONE" ]; then
   if [ "$gs" = rejected ] && grep -q "^$(basename "$f")	" "$dir/differential.skip"; then
     note="rejected on purpose: $(grep "^$(basename "$f")	" "$dir/differential.skip" | cut -f3) (doc/dialect.md)"
   fi
-  if [ "$rs" = solved ] && [ "$gs" = solved ] && [ "$rl" != "$gl" ]; then note="**length differs**"; fi
+  # the reference's bfs is shortest: a shorter plan, or another length
+  # where gdl says its plan is shortest, is wrong
+  if [ "$rs" = solved ] && [ "$gs" = solved ] &&
+     { [ "$gl" -lt "$rl" ] || { [ "$go" = true ] && [ "$rl" != "$gl" ]; }; }; then note="**length differs**"; fi
+  if [ -n "$kl" ] && [ "$gs" != solved ] && [ "$gs" != rejected ]; then note="${note:+$note; }**a plan is known, gdl finds none**"; fi
   if [ "$gs" = solved ] && [ "$rs" != solved ]; then note="gdl only"; fi
   if [ "$rs" = unsolvable ] && [ "$gs" != unsolvable ] && [ "$gs" != solved ]; then note="**reference proves unsolvable, gdl does not**"; fi
-  echo "| $(basename "$f" .kif) | $gs | $gl | $gg | $ge | $gt | $rs | ${rl:--} | ${re:--} | ${rt:--} | $note |"
+  echo "| $(basename "$f" .kif) | $gs | $gl | $gg | $ga | $go | $ge | $gt | ${kl:--} | $rs | ${rl:--} | ${re:--} | ${rt:--} | $note |"
   exit 0
 fi
 
@@ -49,19 +57,25 @@ rows=$(printf '%s\n' "$@" | xargs -P "$J" -n 1 sh "$0" -1 -t "$T" | sort)
 echo "# Corpus results: gdl solve beside the SWI-Prolog reference"
 echo
 echo "Made by \`make corpus-solve\` (tests/corpus_solve.sh) on $(date -u +%Y-%m-%d):"
-echo "breadth-first search on every game of \`../shared/gdl-corpus/single/\` with a"
-echo "limit of $T s per game and solver, gdl with its default engine (grounded where"
-echo "it fits) and the reference (tests/ref/gdlref.pl, goal tested at expansion as"
-echo "gdl does).  status: solved / unsolvable (whole space searched, no goal 100) /"
-echo "limit.  'states' is states expanded."
+echo "\`gdl solve\` with its default (\`auto\`, doc/solving.md) on every game of"
+echo "\`../shared/gdl-corpus/single/\` with a limit of $T s per game, its default"
+echo "engine (grounded where it fits), beside the reference's breadth-first search"
+echo "(tests/ref/gdlref.pl, goal tested at expansion as gdl does) with $R s, and the"
+echo "length of a plan known to win (plans.tsv, Sancho's; not shown shortest)."
+echo "status: solved / unsolvable (whole space searched, no goal 100) / limit."
+echo "'by' is the search that found the plan, 'shortest' whether it is proven"
+echo "shortest, 'states' states expanded."
 echo
 gsol=$(printf '%s\n' "$rows" | awk -F'|' '$3 ~ /solved/ && $3 !~ /unsolvable/' | wc -l)
-rsol=$(printf '%s\n' "$rows" | awk -F'|' '$8 ~ /solved/ && $8 !~ /unsolvable/' | wc -l)
+rsol=$(printf '%s\n' "$rows" | awk -F'|' '$11 ~ /solved/ && $11 !~ /unsolvable/' | wc -l)
+known=$(printf '%s\n' "$rows" | awk -F'|' '$10 !~ /-/ || ($3 ~ /solved/ && $3 !~ /unsolvable/) || ($11 ~ /solved/ && $11 !~ /unsolvable/)' | wc -l)
 bad=$(printf '%s\n' "$rows" | grep -c '\*\*')
-echo "Solved: gdl **$gsol**, reference **$rsol** of $(printf '%s\n' "$rows" | wc -l) games."
-echo "Games the reference solves that gdl does not, or solves with another length: **$bad**."
+echo "Solved: gdl **$gsol**, reference **$rsol** of $(printf '%s\n' "$rows" | wc -l) games;"
+echo "games with a plan known (plans.tsv) or found by either: $known."
+echo "Games where a plan is known or the reference solves and gdl does not, or"
+echo "a length is wrong: **$bad**."
 echo
-echo "| game | gdl | length | goal | states | s | reference | length | states | s | note |"
-echo "|---|---|---:|---:|---:|---:|---|---:|---:|---:|---|"
+echo "| game | gdl | length | goal | by | shortest | states | s | known | reference | length | states | s | note |"
+echo "|---|---|---:|---:|---|---|---:|---:|---:|---|---:|---:|---:|---|"
 printf '%s\n' "$rows"
 [ "$bad" -eq 0 ]

@@ -1,0 +1,92 @@
+#!/bin/sh
+# search.sh - the searches held to one another on each game whose space
+# breadth-first search exhausts within the limits below:
+#   - dead-end pruning never loses a plan: bfs --prune gives the same
+#     verdict and length as bfs --no-prune;
+#   - astar and idastar are optimal: the same length as bfs, and astar
+#     expands no more states than bfs;
+#   - gbfs and auto give plans that replay to a terminal state with goal
+#     100 (auto's length is bfs's where it says the plan is shortest).
+# Games bfs does not finish within the limits are reported and pass.
+#
+#   tests/search.sh [-j JOBS] [-s SECONDS] FILE...
+#
+# Ends with 'search: N passed, N failed'.
+GDL=${GDL:-build/gdl}
+J=1; T=5; ONE=
+while getopts 1j:s: o; do
+  case $o in
+    1) ONE=1;; j) J=$OPTARG;; s) T=$OPTARG;;
+    *) exit 2;;
+  esac
+done
+shift $((OPTIND - 1))
+if [ -z "$ONE" ]; then
+  out=$(printf '%s\n' "$@" | xargs -P "$J" -n 1 sh "$0" -1 -s "$T")
+  printf '%s\n' "$out" | sort -k2
+  pass=$(printf '%s\n' "$out" | grep -c '^ok')
+  fail=$(printf '%s\n' "$out" | grep -c '^FAIL')
+  echo "search: $pass passed, $fail failed"
+  [ "$fail" -eq 0 ]
+  exit
+fi
+f=$1
+# one field of gdl solve --json
+field() { sed -n "s/.*\"$2\": \([^,}]*\).*/\1/p" "$1" | tr -d '"'; }
+# the plan of gdl solve --json as --moves text
+plan() { sed -n 's/.*"plan": \[\(.*\)\], "expanded".*/\1/p' "$1" | sed 's/", "/ /g; s/"//g'; }
+solve() {   # solve NAME ALGORITHM [OPTION]
+  n=$1; shift
+  timeout $((T * 4 + 10)) "$GDL" solve --json --quiet --max-seconds "$T" \
+    --algorithm "$@" "$f" >"$tmp/$n" 2>"$tmp/$n.err"
+}
+fail() { echo "FAIL $f: $*"; exit 0; }
+tmp=$(mktemp -d)
+trap 'rm -rf "$tmp"' EXIT
+"$GDL" check "$f" >/dev/null 2>&1 || { echo "ok $f (not loadable; see gdl check)"; exit 0; }
+solve bfs bfs --no-prune
+s=$(field "$tmp/bfs" status)
+case $s in
+  solved|unsolvable) ;;
+  *) echo "ok $f (bfs: ${s:-no result} within $T s; not compared)"; exit 0;;
+esac
+len=$(field "$tmp/bfs" length)
+note=
+exp=$(field "$tmp/bfs" expanded)
+# replays a plan; its last state must be terminal with goal 100
+replays() {
+  m=$(plan "$tmp/$1")
+  "$GDL" state --json --moves "$m" "$f" >"$tmp/replay" 2>&1 || return 1
+  grep -q '"terminal": true' "$tmp/replay" && grep -q '": 100}' "$tmp/replay"
+}
+for a in prune astar idastar; do
+  case $a in
+    prune) solve prune bfs --prune;;
+    idastar) [ "$exp" -le 20000 ] || continue; solve idastar idastar;;
+    *) solve $a $a;;
+  esac
+  # an estimate costs time: a search stopped by the limit says nothing
+  [ "$(field "$tmp/$a" status)" = limit ] && { note="$note $a: limit;"; continue; }
+  [ "$(field "$tmp/$a" status)" = "$s" ] ||
+    fail "$a: $(field "$tmp/$a" status), bfs: $s"
+  [ $s = unsolvable ] || [ "$(field "$tmp/$a" length)" = "$len" ] ||
+    fail "$a: length $(field "$tmp/$a" length), bfs: $len"
+done
+[ "$(field "$tmp/astar" status)" = limit ] ||
+  [ "$(field "$tmp/astar" expanded)" -le "$exp" ] ||
+  fail "astar expanded $(field "$tmp/astar" expanded), bfs $exp"
+for a in gbfs auto; do
+  solve $a $a
+  case $(field "$tmp/$a" status) in
+    solved)
+      [ "$s" = solved ] || fail "$a solved what bfs proved unsolvable"
+      replays $a || fail "$a: its plan does not replay to goal 100"
+      if [ "$(field "$tmp/$a" optimal)" = true ] &&
+         [ "$(field "$tmp/$a" length)" != "$len" ]; then
+        fail "$a: 'shortest' plan of $(field "$tmp/$a" length), bfs: $len"
+      fi;;
+    unsolvable) [ "$s" = unsolvable ] || fail "$a: unsolvable, bfs: $s";;
+  esac
+done
+[ $s = solved ] || len=
+echo "ok $f ($s${len:+ $len}; bfs $exp, astar $(field "$tmp/astar" expanded) expanded;$note)"

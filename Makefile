@@ -11,7 +11,8 @@ FLEX    ?= flex
 B       := build
 
 CLISRC  := engine/cli.c engine/cli_teach.c engine/cli_util.c
-LIBSRC  := $(filter-out $(CLISRC),$(wildcard engine/*.c))
+WEBSRC  := engine/web.c
+LIBSRC  := $(filter-out $(CLISRC) $(WEBSRC),$(wildcard engine/*.c))
 LIBOBJ  := $(LIBSRC:engine/%.c=$(B)/%.o) $(B)/parser.o $(B)/lexer.o \
            $(B)/infix_parser.o $(B)/infix_lexer.o
 
@@ -54,6 +55,84 @@ $(B)/libgdl.a: $(LIBOBJ)
 $(B)/gdl: $(CLISRC:engine/%.c=$(B)/%.o) $(B)/libgdl.a
 	$(CC) $(CFLAGS) $(LDFLAGS) -o $@ $^ $(LDLIBS)
 
+# ---- the browser playground ------------------------------------------------
+# libgdl and engine/web.c compiled to WebAssembly by Emscripten (Debian's
+# emscripten 3.1.6), beside the page's sources from doc/playground/, the
+# bundled puzzles and rule libraries, and Graphviz compiled to WebAssembly
+# (@viz-js/viz, fetched by npm into $(B)/npm, never committed): build/web/
+# is the whole site; `cd build/web && python3 -m http.server` serves it.
+#
+# Settings, the fastest that build (doc/performance.md has the 8-puzzle):
+#  - -O3 for the C and the link.  Debian's emcc runs its JavaScript
+#    optimizer (tools/acorn-optimizer.js) with node at -O1 and above, and it
+#    needs Debian's node-acorn from /usr/share/nodejs: Debian's nodejs looks
+#    there, a nodejs from elsewhere (NodeSource's 20) does not, and the link
+#    failed with "Cannot find module 'acorn'".  NODE_PATH fixes it, so the
+#    optimizer runs (-O0 without it was the only setting that linked).
+#  - -sENVIRONMENT=web,worker: the page and its Web Worker load the same
+#    gdl.js; the default loader also takes the node branch, whose fetch of
+#    gdl.wasm fails under Node 20.
+#  - no --closure: Debian's closure-compiler is not installed by default,
+#    and it only shrinks the JavaScript glue.
+#  - the system libraries are Debian's prebuilt ones (FROZEN_CACHE in
+#    /usr/share/emscripten/.emscripten), so there is no cache to build; an
+#    EM_CACHE elsewhere would be empty and refused.
+EMCC    ?= emcc
+EMENV   := NODE_PATH=/usr/share/nodejs$(if $(NODE_PATH),:$(NODE_PATH))
+EMOPT   ?= -O3
+WB      := $(B)/web
+WO      := $(B)/web-obj
+WEBOBJ  := $(LIBSRC:engine/%.c=$(WO)/%.o) $(WO)/parser.o \
+           $(WO)/lexer.o $(WO)/infix_parser.o $(WO)/infix_lexer.o $(WO)/web.o
+EMLINK  := -sENVIRONMENT=web,worker -sMODULARIZE=1 -sEXPORT_NAME=createGdl \
+           -sALLOW_MEMORY_GROWTH=1 -sINITIAL_MEMORY=33554432 \
+           -sMAXIMUM_MEMORY=2147483648 -sFORCE_FILESYSTEM=1 \
+           -sEXPORTED_RUNTIME_METHODS=ccall,FS
+WEBPAGE := $(wildcard doc/playground/*.html doc/playground/*.js doc/playground/*.css)
+BUNDLED := $(wildcard puzzles/*.kif puzzles/*.hrf rules/*.kif rules/*.hrf)
+
+$(WO)/.dir:
+	@mkdir -p $(WO) && touch $@
+
+$(WO)/%.o: engine/%.c $(B)/parser.h | $(WO)/.dir
+	$(EMENV) $(EMCC) $(CPPFLAGS) $(EMOPT) $(WARN) $(EXTRA_WARN) -MMD -c -o $@ $<
+
+$(WO)/%.o: $(B)/%.c $(B)/parser.h $(B)/lexer.h | $(WO)/.dir
+	$(EMENV) $(EMCC) $(CPPFLAGS) $(EMOPT) $(GENWARN) -MMD -c -o $@ $<
+
+$(WO)/infix_parser.o: $(B)/infix_lexer.h
+$(WO)/infix_lexer.o: $(B)/infix_parser.h
+
+$(WB)/gdl.js: $(WEBOBJ)
+	mkdir -p $(WB)
+	$(EMENV) $(EMCC) $(EMOPT) $(EMLINK) -o $@ $^
+
+# Graphviz for the page, by npm from the versions doc/playground pins.
+$(WB)/viz/viz-global.js: doc/playground/package.json doc/playground/package-lock.json
+	mkdir -p $(B)/npm $(WB)/viz
+	cp doc/playground/package.json doc/playground/package-lock.json $(B)/npm/
+	cd $(B)/npm && npm ci --no-audit --no-fund --loglevel=error
+	cp $(B)/npm/node_modules/@viz-js/viz/dist/viz-global.js $@
+
+# The page, and the bundled files with their layout in a checkout (a
+# puzzle's ;#include "../rules/dogbunny.kif" reads rules/ beside it),
+# listed in files.json for the page's menu.
+$(WB)/files.json: $(WEBPAGE) $(BUNDLED) | $(WO)/.dir
+	mkdir -p $(WB)/puzzles $(WB)/rules
+	cp $(WEBPAGE) $(WB)/
+	cp $(filter puzzles/%,$(BUNDLED)) $(WB)/puzzles/
+	cp $(filter rules/%,$(BUNDLED)) $(WB)/rules/
+	printf '%s\n' $(BUNDLED) | sed 's/.*/"&"/' | paste -sd, - | sed 's/.*/[&]/' > $@
+
+web: $(WB)/gdl.js $(WB)/viz/viz-global.js $(WB)/files.json
+
+# The page in a real browser (headless Chromium driven by Selenium), from
+# a local server on a free loopback port: tests/web/check_web.py.
+# SCREENSHOT=doc/playground.png also saves the screenshot there.
+WEBPY   ?= /usr/bin/python3
+check-web: web all
+	$(WEBPY) tests/web/check_web.py $(WB) $(B)/web-test $(SCREENSHOT)
+
 # ---- tests ---------------------------------------------------------------
 # One Check runner with a suite per module (tests/check_*.c), then the
 # module map held to the objects (tests/layers.sh), the golden error texts, gdl fmt on every file (tests/fmt.sh), KIF -> infix
@@ -81,7 +160,9 @@ $(B)/tests/%.o: tests/%.c $(B)/parser.h | $(B)/.dir
 $(B)/check_gdl: $(TESTOBJ) $(B)/libgdl.a
 	$(CC) $(CFLAGS) $(LDFLAGS) -o $@ $^ $(CHECK_LIBS) $(LDLIBS)
 
-check: all $(B)/check_gdl
+# web.o: the playground's front end compiled natively, for tests/layers.sh
+# and so that -Werror sees it without Emscripten.
+check: all $(B)/check_gdl $(B)/web.o
 	$(B)/check_gdl
 	tests/layers.sh $(B)
 	tests/golden.sh
@@ -151,9 +232,9 @@ install: all
 	  doc/gdl.pc.in > $(DESTDIR)$(PREFIX)/lib/pkgconfig/gdl.pc
 	if [ -f doc/gdl.1 ]; then install -m 644 doc/gdl.1 $(DESTDIR)$(PREFIX)/share/man/man1/gdl.1; fi
 
--include $(wildcard $(B)/*.d $(B)/tests/*.d)
+-include $(wildcard $(B)/*.d $(B)/tests/*.d $(WO)/*.d)
 
 clean:
 	rm -rf build
 
-.PHONY: all check conformance corpus-solve bench asan fuzz install clean doc
+.PHONY: all check conformance corpus-solve bench asan fuzz install clean doc web check-web

@@ -88,344 +88,37 @@ int cmd_trace(gdl_ctx *ctx, const opts_t *o)
   return 0;
 }
 
-/* ---- the joint moves of a state ---------------------------------------- */
-
-/* Odometer over the roles' legal move lists: the next joint move into
- * joint[]; 0 when all have been given. */
-typedef struct {
-  size_t k;
-  const gdl_term **lists;
-  size_t *n, *at;
-  int started;
-} joints_t;
-
-static int joints_init(gdl_ctx *ctx, joints_t *J)
-{
-  size_t r;
-  J->k = gdl_role_count(ctx);
-  J->lists = calloc(J->k + 1, sizeof *J->lists);
-  J->n = calloc(J->k + 1, sizeof *J->n);
-  J->at = calloc(J->k + 1, sizeof *J->at);
-  J->started = 0;
-  if (!J->lists || !J->n || !J->at)
-    return -1;
-  for (r = 0; r < J->k; r++) {
-    const gdl_term *mv;
-    size_t n;
-    if (gdl_legal(ctx, r, &mv, &n) != GDL_OK)
-      return -1;
-    /* gdl_legal's array is valid until the state changes; copy it */
-    J->lists[r] = malloc((n + 1) * sizeof **J->lists);
-    if (!J->lists[r])
-      return -1;
-    memcpy((gdl_term *)J->lists[r], mv, n * sizeof *mv);
-    J->n[r] = n;
-  }
-  return 0;
-}
-
-static int joints_next(joints_t *J, gdl_term *joint)
-{
-  size_t r;
-  if (!J->started) {
-    J->started = 1;
-    for (r = 0; r < J->k; r++)
-      if (J->n[r] == 0)
-        return 0;
-  } else {
-    for (r = J->k; r-- > 0;) {
-      if (++J->at[r] < J->n[r])
-        break;
-      J->at[r] = 0;
-      if (r == 0)
-        return 0;
-    }
-    if (J->k == 0)
-      return 0;
-  }
-  for (r = 0; r < J->k; r++)
-    joint[r] = J->lists[r][J->at[r]];
-  return 1;
-}
-
-static void joints_free(joints_t *J)
-{
-  size_t r;
-  for (r = 0; J->lists && r < J->k; r++)
-    free((void *)J->lists[r]);
-  free(J->lists);
-  free(J->n);
-  free(J->at);
-}
-
 /* ---- graph ------------------------------------------------------------- */
 
-typedef struct {
-  gdl_state *st;               /* the states, in breadth-first order */
-  uint32_t *parent, *pedge;    /* how each was first reached */
-  uint8_t *expanded;
-  uint32_t n, cap;
-  uint32_t *table, mask;       /* open addressing: state index + 1 */
-  uint32_t *efrom, *eto;       /* edges */
-  char **elabel;
-  uint32_t ne, ecap;
-} graph_t;
-
-static int graph_grow(graph_t *G)
-{
-  uint32_t cap = G->cap ? G->cap * 2 : 256;
-  void *a = realloc(G->st, cap * sizeof *G->st);
-  if (!a)
-    return -1;
-  G->st = a;
-  if (!(a = realloc(G->parent, cap * sizeof *G->parent)))
-    return -1;
-  G->parent = a;
-  if (!(a = realloc(G->pedge, cap * sizeof *G->pedge)))
-    return -1;
-  G->pedge = a;
-  if (!(a = realloc(G->expanded, cap)))
-    return -1;
-  G->expanded = a;
-  G->cap = cap;
-  return 0;
-}
-
-/* The index of state s, added when new (and there is room): -1 when it
- * is new and the graph is full, -2 out of memory. */
-static long graph_find(gdl_ctx *ctx, graph_t *G, const gdl_state *s,
-                       uint32_t limit, int *isnew)
-{
-  uint32_t h = (uint32_t)gdl_state_hash(s), i;
-  *isnew = 0;
-  for (i = h & G->mask; G->table[i]; i = (i + 1) & G->mask)
-    if (gdl_state_equal(&G->st[G->table[i] - 1], s))
-      return (long)G->table[i] - 1;
-  if (G->n >= limit)
-    return -1;
-  if (G->n == G->cap && graph_grow(G))
-    return -2;
-  memset(&G->st[G->n], 0, sizeof *G->st);
-  if (gdl_state_copy(ctx, &G->st[G->n], s) != GDL_OK)
-    return -2;
-  G->expanded[G->n] = 0;
-  G->parent[G->n] = UINT32_MAX;
-  G->pedge[G->n] = UINT32_MAX;
-  G->table[i] = ++G->n;
-  *isnew = 1;
-  return (long)G->n - 1;
-}
-
-static int graph_edge(graph_t *G, uint32_t from, uint32_t to,
-                      const char *label)
-{
-  if (G->ne == G->ecap) {
-    uint32_t cap = G->ecap ? G->ecap * 2 : 256;
-    void *a;
-    if (!(a = realloc(G->efrom, cap * sizeof *G->efrom)))
-      return -1;
-    G->efrom = a;
-    if (!(a = realloc(G->eto, cap * sizeof *G->eto)))
-      return -1;
-    G->eto = a;
-    if (!(a = realloc(G->elabel, cap * sizeof *G->elabel)))
-      return -1;
-    G->elabel = a;
-    G->ecap = cap;
-  }
-  G->efrom[G->ne] = from;
-  G->eto[G->ne] = to;
-  G->elabel[G->ne] = strdup(label);
-  if (!G->elabel[G->ne])
-    return -1;
-  G->ne++;
-  return 0;
-}
-
-static void graph_free(gdl_ctx *ctx, graph_t *G)
-{
-  uint32_t i;
-  for (i = 0; i < G->n; i++)
-    gdl_state_release(ctx, &G->st[i]);
-  for (i = 0; i < G->ne; i++)
-    free(G->elabel[i]);
-  free(G->st);
-  free(G->parent);
-  free(G->pedge);
-  free(G->expanded);
-  free(G->table);
-  free(G->efrom);
-  free(G->eto);
-  free(G->elabel);
-}
-
-/* A DOT string's contents: quotes and backslashes escaped. */
-static void dot_text(const char *s)
-{
-  for (; *s; s++) {
-    if (*s == '"' || *s == '\\')
-      putchar('\\');
-    putchar(*s == '\n' ? ' ' : *s);
-  }
-}
-
-/* The joint move of an edge: the move, or "role: move" per role. */
-static void edge_label(gdl_ctx *ctx, const gdl_term *joint, char *buf,
-                       size_t len)
-{
-  size_t r, k = gdl_role_count(ctx), at = 0;
-  if (k == 1) {
-    step_text(ctx, joint, 1, buf, len);
-    return;
-  }
-  buf[0] = 0;
-  for (r = 0; r < k && at + 1 < len; r++) {
-    int w = snprintf(buf + at, len - at, "%s%s: ", r ? "\n" : "",
-                     gdl_term_str(ctx, gdl_role(ctx, r)));
-    if (w < 0 || (size_t)w >= len - at)
-      break;
-    at += (size_t)w;
-    at += gdl_term_write(ctx, joint[r], buf + at, len - at);
-    if (at >= len)
-      at = len - 1;
-  }
-}
-
+/* The DOT text is made by the library (gdl_graph_dot), so that the
+ * browser playground draws the same picture. */
 int cmd_graph(gdl_ctx *ctx, const opts_t *o)
 {
-  graph_t G;
-  gdl_state s = { 0, 0, NULL }, nx = { 0, 0, NULL };
-  gdl_term *joint = NULL;
-  uint32_t limit = o->max_states ? (uint32_t)(o->max_states < 1000000
-                                                  ? o->max_states : 1000000)
-                                 : 2000;
-  uint32_t i, j, goal = UINT32_MAX, tsize = 1024;
-  uint8_t *onplan = NULL;
-  int rc = load(ctx, o), full = 1, isnew;
-  long at;
-  char label[8192];
-  const char *name = strrchr(o->files[0], '/');
+  gdl_state s = { 0, 0, NULL };
+  gdl_graph_info info;
+  gdl_status st;
+  const char *dot, *name = strrchr(o->files[0], '/');
+  int rc = load(ctx, o);
   if (rc || (rc = need_game(ctx, o)) || (rc = replay(ctx, o, &s)))
     return rc;
-  memset(&G, 0, sizeof G);
-  while (tsize < 2 * limit)
-    tsize *= 2;
-  G.table = calloc(tsize, sizeof *G.table);
-  G.mask = tsize - 1;
-  joint = calloc(gdl_role_count(ctx) + 1, sizeof *joint);
-  if (!G.table || !joint || graph_find(ctx, &G, &s, limit, &isnew) < 0) {
-    rc = usage_error("out of memory");
+  st = gdl_graph_dot(ctx, &s, name ? name + 1 : o->files[0],
+                     o->max_states ? (size_t)o->max_states : 0, o->plan,
+                     &dot, &info);
+  if (st != GDL_OK) {
+    rc = fail(ctx, st);
     goto out;
   }
-  /* breadth first, so the path to the first goal state found is a
-   * shortest plan */
-  for (i = 0; i < G.n; i++) {
-    joints_t J;
-    gdl_status st = gdl_set_state(ctx, &G.st[i]);
-    if (st != GDL_OK) {
-      rc = fail(ctx, st);
-      goto out;
-    }
-    if (gdl_terminal(ctx)) {
-      if (goal == UINT32_MAX && gdl_goal(ctx, 0) == 100)
-        goal = i;
-      G.expanded[i] = 1;
-      continue;
-    }
-    memset(&J, 0, sizeof J);
-    if (joints_init(ctx, &J)) {
-      joints_free(&J);
-      rc = fail(ctx, GDL_ELIMIT);
-      goto out;
-    }
-    G.expanded[i] = 1;
-    while (joints_next(&J, joint)) {
-      if ((st = gdl_next(ctx, joint, &nx)) != GDL_OK) {
-        joints_free(&J);
-        rc = fail(ctx, st);
-        goto out;
-      }
-      at = graph_find(ctx, &G, &nx, limit, &isnew);
-      if (at == -1) {
-        full = 0;
-        G.expanded[i] = 0;      /* some of its edges are missing */
-        continue;
-      }
-      edge_label(ctx, joint, label, sizeof label);
-      if (at < 0 || graph_edge(&G, i, (uint32_t)at, label)) {
-        joints_free(&J);
-        rc = usage_error("out of memory");
-        goto out;
-      }
-      if (isnew) {
-        G.parent[at] = i;
-        G.pedge[at] = G.ne - 1;
-      }
-    }
-    joints_free(&J);
-  }
-  onplan = calloc(G.ne + 1, 1);
-  if (!onplan) {
-    rc = usage_error("out of memory");
-    goto out;
-  }
-  if (o->plan && goal != UINT32_MAX)
-    for (j = goal; G.parent[j] != UINT32_MAX; j = G.parent[j])
-      onplan[G.pedge[j]] = 1;
-  if (o->plan && goal == UINT32_MAX)
+  if (o->plan && !info.goal_found)
     fprintf(stderr, "gdl: graph: no state with goal 100 among the %u "
-            "states: no plan to draw\n", G.n);
-
-  printf("digraph \"");
-  dot_text(name ? name + 1 : o->files[0]);
-  printf("\" {\n  node [fontname=\"Helvetica\", fontsize=10];\n"
-         "  edge [fontname=\"Helvetica\", fontsize=9];\n");
-  for (i = 0; i < G.n; i++) {
-    char **facts = terms_text(ctx, G.st[i].facts, G.st[i].n);
-    int term, g;
-    gdl_set_state(ctx, &G.st[i]);
-    term = gdl_terminal(ctx);
-    g = (int)gdl_goal(ctx, 0);
-    printf("  s%u [label=\"", i);
-    for (j = 0; facts && j < G.st[i].n; j++) {
-      dot_text(facts[j]);
-      if (j + 1 < G.st[i].n)
-        printf("\\n");
-    }
-    printf("\"");
-    if (i == 0)
-      printf(", peripheries=2, penwidth=2");
-    if (term)
-      printf(", shape=box, style=filled, fillcolor=\"%s\"",
-             g == 100 ? "#a8e6a1" : "#f4b6b6");
-    if (!G.expanded[i])
-      printf(", style=dashed");
-    printf("];");
-    if (i == 0 || term)
-      printf("  /* %s%s%s */", i == 0 ? "start" : "",
-             i == 0 && term ? ", " : "",
-             !term ? "" : g == 100 ? "terminal, goal 100"
-                                   : "terminal, goal below 100");
-    printf("\n");
-    free_text(facts, G.st[i].n);
-  }
-  for (i = 0; i < G.ne; i++) {
-    printf("  s%u -> s%u [label=\"", G.efrom[i], G.eto[i]);
-    dot_text(G.elabel[i]);
-    printf("\"%s];\n", onplan[i] ? ", color=red, penwidth=3, fontcolor=red"
-                                 : "");
-  }
-  printf("}\n");
-  if (!full) {
+            "states: no plan to draw\n", info.states);
+  fputs(dot, stdout);
+  if (!info.complete) {
     fprintf(stderr, "gdl: graph: stopped at %u states (--max-states); the "
-            "states with moves to states left out are dashed\n", G.n);
+            "states with moves to states left out are dashed\n",
+            info.states);
     rc = 3;
   }
 out:
-  free(onplan);
-  free(joint);
-  graph_free(ctx, &G);
-  gdl_state_release(ctx, &nx);
   gdl_state_release(ctx, &s);
   return rc;
 }

@@ -481,7 +481,7 @@ static void need_inputs(est_t *E, uint32_t u, uint32_t *nneed)
 void est_state(est_t *E, const uint32_t *w, uint32_t *hmax, uint32_t *hff)
 {
   const ground_t *G = E->G;
-  uint32_t i, lv, h, count = 0, nneed = 0, tg, tt;
+  uint32_t i, lv, h, count = 0, changes = 0, nneed = 0, tg, tt;
   *hmax = *hff = EST_DEAD;
   if (E->goal == NONE || E->terminal == NONE)
     return;
@@ -547,11 +547,18 @@ void est_state(est_t *E, const uint32_t *w, uint32_t *hmax, uint32_t *hff)
       if (u >= 2 * E->n && (u - 2 * E->n) / 2 >= E->nreal)
         count++;
       need_inputs(E, u, &nneed);
-    } else if (E->via[u] != NONE && E->mark[E->via[u]] != E->now) {
-      E->mark[E->via[u]] = E->now;
-      E->need[nneed++] = E->via[u];
+    } else if (E->via[u] != NONE) {
+      /* a fluent the plan must change: its value comes from a `next` */
+      if (u < 2 * E->n && E->kind[u / 2] == K_TRUE && E->via[u] < 2 * E->n &&
+          E->kind[E->via[u] / 2] != K_TRUE)
+        changes++;
+      if (E->mark[E->via[u]] != E->now) {
+        E->mark[E->via[u]] = E->now;
+        E->need[nneed++] = E->via[u];
+      }
     }
   }
+  count += changes;
   *hff = count > h ? count : h;
 }
 

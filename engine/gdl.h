@@ -279,6 +279,27 @@ gdl_status gdl_trace(gdl_ctx *ctx, const gdl_term *moves, const char **text);
 gdl_status gdl_explain(gdl_ctx *ctx, gdl_term fact, const gdl_term *moves,
                        int *holds, const char **text);
 
+/* The states reachable from `start`, breadth first, as Graphviz DOT in
+ * *dot: one node per state (its facts sorted by text, one a line), one edge
+ * per joint move (labelled with the move, or "role: move" per role); the
+ * start state drawn with a double border, terminal states as boxes, green
+ * when the first role's goal is 100, red otherwise; states whose moves lead
+ * to states left out (past max_states) dashed.  With `plan`, the edges of a
+ * shortest path to the first goal-100 terminal state found are red.
+ * max_states: 0 for 2,000; at most 1,000,000.  `name` names the graph.
+ * *info gets the counts, whether every reachable state is in (complete)
+ * and whether a goal-100 terminal state was found.  *dot is valid until
+ * the next gdl_graph_dot(), gdl_trace() or gdl_explain(); `start` is the
+ * current state afterwards. */
+typedef struct {
+  uint32_t states, edges;
+  int complete;      /* 1 when max_states did not stop the exploration */
+  int goal_found;    /* 1 when a terminal state with goal 100 is drawn */
+} gdl_graph_info;
+gdl_status gdl_graph_dot(gdl_ctx *ctx, const gdl_state *start,
+                         const char *name, size_t max_states, int plan,
+                         const char **dot, gdl_graph_info *info);
+
 /* ---- search ----------------------------------------------------------- */
 
 /* The searches (doc/solving.md says what each guarantees).  The

@@ -1238,8 +1238,10 @@ static gdl_status solve_one(gdl_ctx *ctx, const gdl_solve_opts *opts,
  *          estimates or the dead ends cut the space down, this is all;
  *   bfs    (1/10, at most 3 s): a small space is searched fastest blind,
  *          no estimate to compute;
- *   astar  (1/4 of what is left, or 10 s): optimal where it can finish;
- *   gbfs   (half of what is left, or 20 s): some plan, guided by h_ff;
+ *   astar  (1/6 of what is left, or 10 s): optimal where it can finish;
+ *   dfs    a glance, blind (1/20, at most 1 s): where plans are many and
+ *          deep (peg solitaire), the cheapest way to one;
+ *   gbfs   (3/4 of what is left, or 40 s): some plan, guided by h_ff;
  *   dfs    (the rest, or no limit), dead ends pruned.
  * A limit of the user's (memory, states of one search, Ctrl-C, the time
  * as a whole) ends it there. */
@@ -1251,8 +1253,8 @@ static gdl_status solve_auto(gdl_ctx *ctx, const gdl_solve_opts *opts,
     double part, most;         /* of the time left; seconds (0: none) */
   } plan[] = {
     { GDL_ASTAR, 1.0 / 20, 0.5 }, { GDL_BFS, 1.0 / 9, 3 },
-    { GDL_ASTAR, 1.0 / 4, 10 }, { GDL_GBFS, 1.0 / 2, 20 },
-    { GDL_DFS, 1, 0 },
+    { GDL_ASTAR, 1.0 / 6, 10 }, { GDL_DFS, 1.0 / 20, 1 },
+    { GDL_GBFS, 3.0 / 4, 40 }, { GDL_DFS, 1, 0 },
   };
   size_t np = sizeof plan / sizeof *plan, i;
   double t0 = clock_now();
@@ -1273,7 +1275,7 @@ static gdl_status solve_auto(gdl_ctx *ctx, const gdl_solve_opts *opts,
       o.max_seconds = plan[i].most;
     }
     if (plan[i].a == GDL_DFS && o.prune == 0)
-      o.prune = 1;
+      o.prune = i + 1 == np ? 1 : -1;   /* the glance blind, the last not */
     st = solve_one(ctx, &o, res);
     expanded += res->expanded;
     generated += res->generated;

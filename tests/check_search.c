@@ -100,6 +100,7 @@ static const puzzle puzzles[] = {
   { "puzzles/eight-puzzle-easy.kif", 6, 1 },
   { "puzzles/eight-puzzle-31.kif", 31, 1 },
   { "puzzles/eight-puzzle-unsolvable.kif", -1, 0 },
+  { "puzzles/sokoban-three-boxes.kif", 39, 0 },
   /* written in infix GDL */
   { "puzzles/toads-and-frogs.hrf", 15, 1 },
   { "puzzles/bridge-and-torch.hrf", 7, 1 },
@@ -313,6 +314,29 @@ START_TEST(test_dead_ends)
   /* every spoil leads to a dead end, left out: 4 of them */
   ck_assert_uint_eq(res.pruned, 4);
   ck_assert_uint_eq(res.expanded, 4);
+  gdl_free(ctx);
+}
+END_TEST
+
+/* The puzzles blind bfs cannot finish: the default (auto) solves each
+ * within 60 s with a plan that wins (at least the known optimum; every
+ * plan of peg solitaire has 31 jumps). */
+static const puzzle hard[] = {
+  { "puzzles/peg-solitaire-33.kif", 31, 0 },
+  { "puzzles/fifteen-puzzle-34.kif", 34, 0 },
+};
+
+START_TEST(test_hard_default)
+{
+  const puzzle *p = &hard[_i];
+  gdl_ctx *ctx = load_path(p->file, 0);
+  gdl_solve_result res = solve(ctx, GDL_AUTO, 0, 60);
+  ck_assert_msg(res.status == GDL_SOLVED, "%s: status %d (%s)", p->file,
+                (int)res.status, res.why);
+  ck_assert_int_ge((int)res.length, p->length);
+  if (res.optimal)
+    ck_assert_int_eq((int)res.length, p->length);
+  ck_assert_int_eq(replay(ctx, &res), 100);
   gdl_free(ctx);
 }
 END_TEST
@@ -587,6 +611,11 @@ Suite *search_suite(void)
   tcase_add_loop_test(tc, test_informed, 0, N(puzzles));
   tcase_add_loop_test(tc, test_estimates_admissible, 0, N(puzzles));
   tcase_add_test(tc, test_dead_ends);
+  suite_add_tcase(s, tc);
+
+  tc = tcase_create("hard");
+  tcase_set_timeout(tc, 240);
+  tcase_add_loop_test(tc, test_hard_default, 0, N(hard));
   suite_add_tcase(s, tc);
 
   tc = tcase_create("unsolvable");

@@ -404,6 +404,41 @@ START_TEST(test_cli_teach_help)
 }
 END_TEST
 
+/* ---- graph ------------------------------------------------------------ */
+
+/* gdl_graph_dot from a state: buttons and lights has 8 states and 21
+ * moves; the plan is drawn in red only when asked; a limit leaves the
+ * graph incomplete and its frontier dashed; the current state is the
+ * start again afterwards. */
+START_TEST(test_graph_dot)
+{
+  gdl_ctx *ctx = buttons_after("a");
+  gdl_state s = { 0, 0, NULL }, after = { 0, 0, NULL };
+  gdl_graph_info info;
+  const char *dot;
+  ck_assert_int_eq(gdl_current(ctx, &s), GDL_OK);
+  ck_assert_int_eq(gdl_graph_dot(ctx, &s, "b\"l", 0, 1, &dot, &info), GDL_OK);
+  ck_assert_uint_eq(info.states, 8);
+  ck_assert_uint_eq(info.edges, 21);     /* the goal state is terminal */
+  ck_assert(info.complete && info.goal_found);
+  ck_assert_msg(strncmp(dot, "digraph \"b\\\"l\" {\n",
+                        strlen("digraph \"b\\\"l\" {\n")) == 0, "%s", dot);
+  ck_assert_int_eq(count(dot, ", color=red"), 5);   /* 5 moves from p on */
+  ck_assert_int_eq(count(dot, "/* start */"), 1);
+  ck_assert_int_eq(count(dot, "terminal, goal 100"), 1);
+  ck_assert_int_eq(gdl_current(ctx, &after), GDL_OK);
+  ck_assert(gdl_state_equal(&s, &after));
+  ck_assert_int_eq(gdl_graph_dot(ctx, &s, "b", 3, 0, &dot, &info), GDL_OK);
+  ck_assert_uint_eq(info.states, 3);
+  ck_assert(!info.complete);
+  ck_assert_int_eq(count(dot, ", color=red"), 0);
+  ck_assert_int_ge(count(dot, "style=dashed"), 1);
+  gdl_state_release(ctx, &s);
+  gdl_state_release(ctx, &after);
+  gdl_free(ctx);
+}
+END_TEST
+
 Suite *teach_suite(void)
 {
   Suite *s = suite_create("teach");
@@ -416,6 +451,7 @@ Suite *teach_suite(void)
   tcase_add_test(t, test_explain_next);
   tcase_add_test(t, test_explain_why_not);
   tcase_add_test(t, test_explain_recursive);
+  tcase_add_test(t, test_graph_dot);
   tcase_set_timeout(c, 60);
   tcase_add_test(c, test_cli_explain_trace);
   tcase_add_test(c, test_cli_play_pipe);

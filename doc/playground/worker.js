@@ -1,0 +1,41 @@
+/* worker.js - the playground's solver, in a Web Worker so that a long
+ * search never freezes the page.  The page stops a search by terminating
+ * the worker (a running WebAssembly call cannot be interrupted otherwise),
+ * and starts a new one for the next search.
+ *
+ * Message in:  {files: {path: text}, name, text, moves: [joint move, ...],
+ *               algorithm, seconds, states, fromCurrent}
+ * Messages out: {type: "progress", depth, expanded, generated, seconds,
+ *               memory, algorithm}, then {type: "done", result} or {type: "error",
+ *               message}. */
+importScripts("gdl.js");
+
+onmessage = async (ev) => {
+  const job = ev.data;
+  try {
+    const M = await createGdl({
+      gdlProgress: (depth, expanded, generated, seconds, memory, algorithm) =>
+        postMessage({ type: "progress", depth, expanded, generated, seconds, memory, algorithm }),
+    });
+    for (const [path, text] of Object.entries(job.files)) {
+      const dir = path.slice(0, path.lastIndexOf("/"));
+      if (dir) M.FS.mkdirTree(dir);
+      M.FS.writeFile(path, text);
+    }
+    const call = (fn, types, args) => JSON.parse(M.ccall(fn, "string", types, args));
+    const loaded = call("web_load", ["string", "string"], [job.name, job.text]);
+    if (!loaded.game) throw new Error("the rules are not a game: " + (loaded.message || loaded.not_game));
+    for (const mv of job.moves) {
+      const s = call("web_play", ["string"], [mv]);
+      if (s.error) throw new Error(s.error);
+    }
+    const t0 = performance.now();
+    const result = call("web_solve", ["string", "number", "number", "number"],
+                        [job.algorithm, job.seconds, job.states || 0, job.fromCurrent ? 1 : 0]);
+    if (result.error) throw new Error(result.error);
+    result.wall_seconds = (performance.now() - t0) / 1000;
+    postMessage({ type: "done", result });
+  } catch (e) {
+    postMessage({ type: "error", message: String(e.message || e) });
+  }
+};

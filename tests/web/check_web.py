@@ -1,0 +1,299 @@
+#!/usr/bin/python3
+"""check_web.py - the playground in a real browser (make check-web).
+
+    tests/web/check_web.py SITE OUTDIR [SCREENSHOT]
+
+Serves SITE (build/web) with `python3 -m http.server` on a free loopback
+port, drives headless Chromium through it with Selenium (Debian's
+chromium, chromium-driver and python3-selenium), and asserts on the page:
+load DogBunny, check it (no errors), play two moves, undo, solve (28
+moves), step through the plan, explain a legal move, trace, draw the state
+graph, then introduce an error and see it marked at its line.  Then the
+8-puzzle (31 moves) is solved in the page's Web Worker and its time
+printed beside the native `build/gdl solve` (doc/performance.md).
+
+Screenshots go to OUTDIR; with SCREENSHOT, the one for doc/classroom.md
+is saved there too.  The server is stopped at the end, always.
+"""
+import json
+import os
+import shutil
+import socket
+import subprocess
+import sys
+import time
+
+from selenium import webdriver
+from selenium.webdriver.chrome.service import Service
+from selenium.webdriver.common.by import By
+from selenium.webdriver.support.ui import Select, WebDriverWait
+
+DOGBUNNY = "puzzles/dogbunny-walkthrough.kif"   # optimal: 28 moves
+EIGHT = "puzzles/eight-puzzle-31.kif"           # optimal: 31 moves
+failures = []
+
+
+def check(cond, what):
+    print(("ok     " if cond else "FAILED ") + what, flush=True)
+    if not cond:
+        failures.append(what)
+
+
+def free_port():
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return s.getsockname()[1]
+
+
+def start_server(site):
+    port = free_port()
+    proc = subprocess.Popen(
+        [sys.executable, "-m", "http.server", str(port), "--bind", "127.0.0.1"],
+        cwd=site, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+    for _ in range(100):
+        try:
+            socket.create_connection(("127.0.0.1", port), timeout=0.2).close()
+            return proc, "http://127.0.0.1:%d/" % port
+        except OSError:
+            time.sleep(0.1)
+    proc.kill()
+    raise RuntimeError("the server did not start")
+
+
+def browser():
+    opts = webdriver.ChromeOptions()
+    for a in ("--headless=new", "--no-sandbox", "--disable-dev-shm-usage",
+              "--disable-gpu", "--window-size=1400,1000",
+              "--force-device-scale-factor=1"):
+        opts.add_argument(a)
+    opts.binary_location = shutil.which("chromium") or "/usr/bin/chromium"
+    opts.set_capability("goog:loggingPrefs", {"browser": "ALL"})
+    driver = shutil.which("chromedriver") or "/usr/bin/chromedriver"
+    return webdriver.Chrome(service=Service(driver), options=opts)
+
+
+def text(d, css):
+    return d.find_element(By.CSS_SELECTOR, css).text
+
+
+def wait(d, cond, seconds=30, what="the page"):
+    return WebDriverWait(d, seconds).until(lambda _: cond(), what)
+
+
+def open_puzzle(d, path):
+    Select(d.find_element(By.ID, "puzzle")).select_by_value(path)
+    wait(d, lambda: d.find_element(By.ID, "filename").text.startswith(path))
+
+
+def set_editor(d, value):
+    d.execute_script(
+        "const e = document.getElementById('editor'); e.value = arguments[0];"
+        "e.dispatchEvent(new Event('input'));", value)
+
+
+def choose_algorithm(d, name):
+    d.find_element(By.CSS_SELECTOR, "#tabs [data-tab=solve]").click()
+    Select(d.find_element(By.ID, "algorithm")).select_by_value(name)
+
+
+def solve(d, seconds=120):
+    d.find_element(By.CSS_SELECTOR, "#tabs [data-tab=solve]").click()
+    d.find_element(By.ID, "solve").click()
+    wait(d, lambda: d.find_elements(By.ID, "solve-result")
+         or "error" in text(d, "#solve-status"), seconds, "the solve")
+    res = d.find_elements(By.ID, "solve-result")
+    return res[0] if res else None
+
+
+def native_seconds(gdl, path):
+    """The best of three `gdl solve --algorithm bfs --json` runs: its own
+    figure."""
+    best = None
+    for _ in range(3):
+        out = subprocess.run([gdl, "solve", path, "--algorithm", "bfs", "--json"],
+                             capture_output=True,
+                             text=True, check=False).stdout
+        s = json.loads(out)["seconds"]
+        best = s if best is None else min(best, s)
+    return best
+
+
+def scenario(d, url, outdir, screenshot):
+    d.get(url)
+    wait(d, lambda: d.find_element(By.TAG_NAME, "body").get_attribute("data-ready") == "1",
+         60, "the page to load gdl.wasm")
+
+    # load DogBunny, check: no errors
+    open_puzzle(d, DOGBUNNY)
+    d.find_element(By.ID, "check").click()
+    diags = d.find_elements(By.CSS_SELECTOR, "#diagnostics li")
+    check(len(diags) == 1 and "ok" in diags[0].get_attribute("class")
+          and "No errors" in diags[0].text, "DogBunny checks with no errors")
+    check(not d.find_elements(By.CSS_SELECTOR, "#gutter .err"), "no line is marked")
+    facts = [li.text for li in d.find_elements(By.CSS_SELECTOR, "#facts li")]
+    check("(at dog tree 1)" in facts, "the state shows (at dog tree 1)")
+
+    # play two moves, undo
+    for _ in range(2):
+        d.find_elements(By.CSS_SELECTOR, "#moves button.move")[0].click()
+    check(text(d, "#game-status").startswith("Step 2"), "two moves played: step 2")
+    check(len(d.find_elements(By.CSS_SELECTOR, "#history li")) == 2, "two moves in the history")
+    d.find_element(By.ID, "undo").click()
+    check(text(d, "#game-status").startswith("Step 1"), "undo: step 1")
+
+    # solve: 28 moves, from the start (auto: astar proves it shortest)
+    res = solve(d)
+    check(res is not None and res.get_attribute("data-length") == "28",
+          "solve finds the 28-move plan (%s)" % (res.text if res else text(d, "#solve-status")))
+    check(len(d.find_elements(By.CSS_SELECTOR, "#plan li")) == 28, "the plan lists 28 moves")
+    check("states expanded" in text(d, "#solve-status"), "the search's figures are shown")
+    d.find_element(By.ID, "plan-last").click()
+    check("terminal: solved" in text(d, "#game-status"), "the plan's end is solved (goal 100)")
+    check(text(d, "#plan-at") == "step 28 of 28", "stepped to the end of the plan")
+    d.find_element(By.ID, "plan-first").click()
+    d.find_element(By.ID, "plan-next").click()
+    check(text(d, "#plan-at") == "step 1 of 28" and text(d, "#game-status").startswith("Step 1"),
+          "stepped to the plan's first move")
+
+    # explain a legal move: its proof tree, with links to the rule lines
+    d.find_elements(By.CSS_SELECTOR, "#moves button.why")[0].click()
+    out = d.find_element(By.ID, "explain-out")
+    check(out.get_attribute("data-holds") == "true" and "<- rule" in out.text,
+          "explain a legal move: a proof tree")
+    links = out.find_elements(By.TAG_NAME, "a")
+    check(any(a.get_attribute("data-file") == "rules/dogbunny.kif" for a in links),
+          "the proof links to rules/dogbunny.kif's lines")
+    rule = [a for a in links if a.get_attribute("data-file") == "rules/dogbunny.kif"][:1]
+    if rule:
+        rule[0].click()
+        hl = d.find_elements(By.CSS_SELECTOR, "#source .hl")
+        check(bool(hl) and hl[0].text.strip().startswith(rule[0].get_attribute("data-line")),
+              "a link shows the rule's line")
+    d.find_elements(By.CSS_SELECTOR, "#facts li")[0].click()
+    check("<- in the state" in text(d, "#explain-out"), "explain a fact of the state")
+
+    # trace, and the graph
+    d.find_element(By.CSS_SELECTOR, "#tabs [data-tab=trace]").click()
+    d.find_element(By.ID, "trace").click()
+    check("stratum 1" in text(d, "#trace-out"), "trace: forward chaining by strata")
+    # the state graph, laid out by Graphviz in a worker (wolf, goat and
+    # cabbage: DogBunny's 177 states take dot minutes)
+    open_puzzle(d, "puzzles/wolf-goat-cabbage.kif")
+    d.find_element(By.CSS_SELECTOR, "#tabs [data-tab=graph]").click()
+    d.find_element(By.ID, "graph").click()
+    wait(d, lambda: d.find_elements(By.CSS_SELECTOR, "#graph-out svg")
+         or "Graphviz" in text(d, "#graph-status"), 60, "the graph")
+    check(len(d.find_elements(By.CSS_SELECTOR, "#graph-out svg g.node")) > 5,
+          "the state graph is drawn (%s)" % text(d, "#graph-status"))
+    check(len(d.find_elements(By.CSS_SELECTOR, "#graph-out svg g.edge path[stroke=red]")) > 0,
+          "a shortest plan is drawn in red")
+
+    # a lesson's screenshot: wolf, goat and cabbage two moves in, why the
+    # wolf may cross, and the rule's line shown in the editor
+    open_puzzle(d, "puzzles/wolf-goat-cabbage.kif")
+    for mv in ("(cross goat)", "(cross alone)"):
+        d.find_element(By.CSS_SELECTOR, "#moves button.move[data-move='%s']" % mv).click()
+    d.find_element(By.XPATH, "//button[@data-move='(cross wolf)']/following-sibling::button").click()
+    out = d.find_element(By.ID, "explain-out")
+    check("(aboard wolf)" in out.text, "why the wolf may cross: its proof tree")
+    rule = [a for a in out.find_elements(By.TAG_NAME, "a") if a.get_attribute("data-line") == "45"]
+    check(bool(rule), "the proof links to the rule at line 45")
+    if rule:
+        rule[0].click()
+        check(d.find_elements(By.CSS_SELECTOR, "#marks .band.hl[data-line='45']") != [],
+              "the link highlights line 45 in the editor")
+    d.execute_script("window.scrollTo(0, 0)")
+    d.set_window_size(1280, 720)
+    shot = os.path.join(outdir, "playground.png")
+    d.save_screenshot(shot)
+    if screenshot:
+        shutil.copyfile(shot, screenshot)
+    d.set_window_size(1400, 1000)
+
+    # an error: marked at its line and column
+    open_puzzle(d, DOGBUNNY)
+    src = d.find_element(By.ID, "editor").get_attribute("value").split("\n")
+    line = next(i for i, l in enumerate(src) if l.startswith("(init")) + 1
+    src[line - 1] = "(<= (init (at dog well 1)) (not (foo ?x)))"   # unsafe: ?x unbound
+    set_editor(d, "\n".join(src))
+    d.find_element(By.ID, "check").click()
+    errs = d.find_elements(By.CSS_SELECTOR, "#diagnostics li.error")
+    check(len(errs) >= 1, "the error is listed (%s)" % (errs[0].text if errs else "none"))
+    if errs:
+        check(errs[0].get_attribute("data-line") == str(line),
+              "the error is at line %d (%s)" % (line, errs[0].get_attribute("data-line")))
+        check(errs[0].text.startswith("%s:%d:" % (DOGBUNNY, line)), "it is listed as FILE:LINE:COL")
+    marked = [e.get_attribute("textContent") for e in d.find_elements(By.CSS_SELECTOR, "#gutter .err")]
+    check(marked == [str(line)], "line %d is marked in the gutter (%s)" % (line, marked))
+    check(len(d.find_elements(By.CSS_SELECTOR, "#marks .caret")) >= 1, "its column is marked")
+    check("Fix the errors" in text(d, "#game-status"), "no game to play while there are errors")
+    d.save_screenshot(os.path.join(outdir, "playground-error.png"))
+
+    # the 8-puzzle in the browser, beside native: bfs, the solver's own
+    # figure (the search, not the loading), the best of three on either side
+    open_puzzle(d, EIGHT)
+    choose_algorithm(d, "bfs")
+    web = None
+    for _ in range(3):
+        res = solve(d, 600)
+        ok = res is not None and res.get_attribute("data-length") == "31"
+        if not ok:
+            break
+        figures = text(d, "#solve-status .figures")
+        s = float(figures.split(" s,")[0].rsplit(" ", 1)[1])
+        web = s if web is None else min(web, s)
+    check(ok, "the 8-puzzle is solved in 31 moves in the browser")
+    gdl = os.environ.get("GDL", "build/gdl")
+    native = native_seconds(gdl, EIGHT) if os.path.exists(gdl) else None
+    print("8-puzzle bfs (31 moves, 181,439 states expanded): browser %s s, "
+          "native %s s%s" % (web, native,
+                             " (%.1fx)" % (web / native) if web and native else ""))
+
+    # a long search (iddfs on the unsolvable 8-puzzle) runs in the worker:
+    # the page shows its progress, and Stop ends it
+    open_puzzle(d, "puzzles/eight-puzzle-unsolvable.kif")
+    choose_algorithm(d, "iddfs")
+    d.find_element(By.ID, "solve").click()
+    wait(d, lambda: text(d, "#solve-progress").startswith("searching (iddfs): depth"), 60,
+         "progress")
+    t0 = time.time()
+    d.find_element(By.ID, "restart").click()        # the page still answers
+    check(time.time() - t0 < 2, "the page answers while the worker searches")
+    d.find_element(By.ID, "stop").click()
+    check(text(d, "#solve-status") == "stopped" and
+          d.find_element(By.ID, "solve").is_enabled(), "Stop ends the search")
+    choose_algorithm(d, "auto")
+
+    # the console: no JavaScript errors
+    logs = [l for l in d.get_log("browser") if l["level"] == "SEVERE"
+            and "favicon" not in l["message"]]
+    check(not logs, "no errors in the console %s" % [l["message"] for l in logs])
+
+
+def main():
+    if len(sys.argv) < 3:
+        sys.exit("usage: check_web.py SITE OUTDIR [SCREENSHOT]")
+    site, outdir = sys.argv[1], sys.argv[2]
+    screenshot = sys.argv[3] if len(sys.argv) > 3 else None
+    os.makedirs(outdir, exist_ok=True)
+    server, url = start_server(site)
+    d = None
+    try:
+        d = browser()
+        scenario(d, url, outdir, screenshot)
+    except Exception as e:  # a timeout or a missing element: one failure
+        failures.append(repr(e))
+        print("FAILED %r" % e)
+        if d:
+            d.save_screenshot(os.path.join(outdir, "failure.png"))
+    finally:
+        if d:
+            d.quit()
+        server.terminate()
+        server.wait()
+    print("check-web: %s" % ("%d failed" % len(failures) if failures else "all passed"))
+    sys.exit(1 if failures else 0)
+
+
+if __name__ == "__main__":
+    main()

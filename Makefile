@@ -13,7 +13,8 @@ B       := build
 CLISRC  := engine/cli.c engine/cli_teach.c engine/cli_util.c
 WEBSRC  := engine/web.c
 LIBSRC  := $(filter-out $(CLISRC) $(WEBSRC),$(wildcard engine/*.c))
-LIBOBJ  := $(LIBSRC:engine/%.c=$(B)/%.o) $(B)/parser.o $(B)/lexer.o
+LIBOBJ  := $(LIBSRC:engine/%.c=$(B)/%.o) $(B)/parser.o $(B)/lexer.o \
+           $(B)/infix_parser.o $(B)/infix_lexer.o
 
 all: $(B)/gdl $(B)/libgdl.a
 
@@ -30,6 +31,19 @@ $(B)/parser.o: $(B)/parser.c $(B)/lexer.h
 	$(CC) $(CPPFLAGS) $(CFLAGS) $(GENWARN) -MMD -c -o $@ $<
 
 $(B)/lexer.o: $(B)/lexer.c $(B)/parser.h
+	$(CC) $(CPPFLAGS) $(CFLAGS) $(GENWARN) -MMD -c -o $@ $<
+
+# The infix front end: the same, with the prefix infix_ (grammar/infix.h).
+$(B)/infix_parser.c $(B)/infix_parser.h &: grammar/infix_parser.y | $(B)/.dir
+	$(BISON) -Wall -Werror -o $(B)/infix_parser.c --defines=$(B)/infix_parser.h $<
+
+$(B)/infix_lexer.c $(B)/infix_lexer.h &: grammar/infix_lexer.l | $(B)/.dir
+	$(FLEX) -o $(B)/infix_lexer.c --header-file=$(B)/infix_lexer.h $<
+
+$(B)/infix_parser.o: $(B)/infix_parser.c $(B)/infix_lexer.h
+	$(CC) $(CPPFLAGS) $(CFLAGS) $(GENWARN) -MMD -c -o $@ $<
+
+$(B)/infix_lexer.o: $(B)/infix_lexer.c $(B)/infix_parser.h
 	$(CC) $(CPPFLAGS) $(CFLAGS) $(GENWARN) -MMD -c -o $@ $<
 
 $(B)/%.o: engine/%.c $(B)/parser.h | $(B)/.dir
@@ -69,7 +83,7 @@ EMOPT   ?= -O3
 WB      := $(B)/web
 WO      := $(B)/web-obj
 WEBOBJ  := $(LIBSRC:engine/%.c=$(WO)/%.o) $(WO)/parser.o \
-           $(WO)/lexer.o $(WO)/web.o
+           $(WO)/lexer.o $(WO)/infix_parser.o $(WO)/infix_lexer.o $(WO)/web.o
 EMLINK  := -sENVIRONMENT=web,worker -sMODULARIZE=1 -sEXPORT_NAME=createGdl \
            -sALLOW_MEMORY_GROWTH=1 -sINITIAL_MEMORY=33554432 \
            -sMAXIMUM_MEMORY=2147483648 -sFORCE_FILESYSTEM=1 \
@@ -85,6 +99,9 @@ $(WO)/%.o: engine/%.c $(B)/parser.h | $(WO)/.dir
 
 $(WO)/%.o: $(B)/%.c $(B)/parser.h $(B)/lexer.h | $(WO)/.dir
 	$(EMENV) $(EMCC) $(CPPFLAGS) $(EMOPT) $(GENWARN) -MMD -c -o $@ $<
+
+$(WO)/infix_parser.o: $(B)/infix_lexer.h
+$(WO)/infix_lexer.o: $(B)/infix_parser.h
 
 $(WB)/gdl.js: $(WEBOBJ)
 	mkdir -p $(WB)
@@ -118,7 +135,8 @@ check-web: web all
 
 # ---- tests ---------------------------------------------------------------
 # One Check runner with a suite per module (tests/check_*.c), then the
-# module map held to the objects (tests/layers.sh), the golden error texts, gdl fmt on every file (tests/fmt.sh) and the
+# module map held to the objects (tests/layers.sh), the golden error texts, gdl fmt on every file (tests/fmt.sh), KIF -> infix
+# -> KIF on every file (tests/roundtrip.sh) and the
 # differential playouts against SWI-Prolog on a
 # bounded sample.  The corpus is read in place from ../shared/gdl-corpus.
 CHECK_CFLAGS := $(shell pkg-config --cflags check 2>/dev/null)
@@ -150,7 +168,8 @@ check: all $(B)/check_gdl $(B)/web.o
 	tests/golden.sh
 	tests/play_tmux.sh
 	tests/fmt.sh -j 2
-	tests/search.sh -j 2 puzzles/*.kif $(addprefix $(CORPUS)/single/,$(SEARCH_GAMES))
+	tests/roundtrip.sh -j 2
+	tests/search.sh -j 2 puzzles/*.kif puzzles/*.hrf $(addprefix $(CORPUS)/single/,$(SEARCH_GAMES))
 	tests/engines.sh -j 2 -k 2 -m 60 $(CORPUS)/single/*.kif $(CORPUS)/multi/*.kif $(CORPUS)/conformance/*.kif
 	tests/differential.sh -j 2 -k 2 -m 60 $(CORPUS)/single/*.kif $(CORPUS)/multi/*.kif $(CORPUS)/conformance/*.kif
 
@@ -191,7 +210,9 @@ asan:
 
 # Fuzzing the reader, the checker and the evaluator with libFuzzer (clang).
 # New inputs go to build/fuzz/corpus; the public corpus seeds it, read in
-# place.  FUZZ_SECONDS=600 for the ten-minute run doc/robustness.md records.
+# place, and so are puzzles/ (the .hrf files seed the infix reader: an
+# input that starts with neither '(' nor ';' is read as infix).
+# FUZZ_SECONDS=600 for the ten-minute run doc/robustness.md records.
 FUZZ_SECONDS ?= 60
 FUZZ_FLAGS := -O1 -g -fsanitize=fuzzer,address,undefined -fno-omit-frame-pointer
 fuzz:
@@ -199,7 +220,7 @@ fuzz:
 	clang $(CPPFLAGS) $(FUZZ_FLAGS) -o build/fuzz/fuzz_gdl tests/fuzz/fuzz_gdl.c build/fuzz/libgdl.a -lm
 	mkdir -p build/fuzz/corpus
 	build/fuzz/fuzz_gdl -max_total_time=$(FUZZ_SECONDS) -max_len=4096 -rss_limit_mb=2048 \
-	  -timeout=20 build/fuzz/corpus $(CORPUS)/conformance $(CORPUS)/single
+	  -timeout=20 build/fuzz/corpus $(CORPUS)/conformance $(CORPUS)/single puzzles
 
 install: all
 	install -d $(DESTDIR)$(PREFIX)/bin $(DESTDIR)$(PREFIX)/lib $(DESTDIR)$(PREFIX)/include \

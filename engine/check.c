@@ -171,7 +171,7 @@ static gdl_term conv_term(conv_t *cv, const gdl_node *n)
   case N_VAR:
     if (!cv->allow_vars) {
       err(cv, n, "variable %s in a fact: a fact must be ground",
-          name(ctx, n->sym));
+          infix_var_shown(ctx, n->file, n->sym));
       return 0;
     }
     return term_var(ctx, var_index(cv, n->sym));
@@ -499,11 +499,12 @@ static int unbound(gdl_ctx *ctx, const rule_t *r, gdl_term t,
       diag_add(ctx, SEV_ERROR, at->file, at->start, at->end,
                "unsafe rule: variable %s %s is bound in some disjuncts of "
                "an 'or' but not in all of them",
-               sym_text(ctx, r->varnames[v]), what);
+               infix_var_shown(ctx, at->file, r->varnames[v]), what);
     else
       diag_add(ctx, SEV_ERROR, at->file, at->start, at->end,
                "unsafe rule: variable %s %s is not bound by a positive "
-               "literal of the body", sym_text(ctx, r->varnames[v]), what);
+               "literal of the body",
+               infix_var_shown(ctx, at->file, r->varnames[v]), what);
     bad = 1;
   }
   if (m != mark)
@@ -1128,6 +1129,7 @@ gdl_status gdl_parse_terms(gdl_ctx *ctx, const char *label, const char *text,
   PROTECT(ctx);
   file = load_add_file(ctx, label, text, strlen(text));
   ctx->files[file].alone = 1;      /* a `;#include` here names nothing */
+  ctx->files[file].infix = infix_terms_text(ctx, text);
   forms = load_parse(ctx, file);
   *out = ctx_arena(ctx, (forms->n + 1) * sizeof **out);
   *n = 0;

@@ -49,7 +49,7 @@ static const char main_help[] =
   "  query    FILE... [--moves M] TERM  every instance of TERM that holds\n"
   "  playout  FILE... [--seed S]    random playouts, every step printed\n"
   "  bench    FILE... [--seconds S] random playouts: states per second\n"
-  "  cat      FILE...               the description as one standard KIF file\n"
+  "  cat      FILE... [--syntax S]  the description as one KIF (or infix) file\n"
   "  play     FILE... [--moves M]   play it in the terminal (u undo, h hint)\n"
   "  explain  FILE... [--moves M] FACT  why FACT holds, or why not\n"
   "  trace    FILE... [--moves M]   forward chaining, round by round\n"
@@ -58,7 +58,9 @@ static const char main_help[] =
   "\n"
   "Commands that evaluate take --engine auto|ground|interp (default auto:\n"
   "the grounded engine where the game fits, else the interpreter) and\n"
-  "--clean (read (not (distinct A B)) as A = B).\n"
+  "--clean (read (not (distinct A B)) as A = B).  FILEs ending in .hrf or\n"
+  ".gdl are infix GDL (legal(R, m) :- true(p(R)) & ~q), the others KIF;\n"
+  "--syntax infix|kif says which, whatever the ending.\n"
   "Run 'gdl COMMAND --help' for a command's options.\n"
   "exit status: 0 done, 1 no plan exists, 2 bad input or usage, 3 a limit\n"
   "(states, memory, time, Ctrl-C) stopped the work.\n";
@@ -103,9 +105,14 @@ static const struct {
     "N, exactly N playouts, whatever the time: the same work every run, to\n"
     "compare builds by instruction counts (valgrind --tool=callgrind).\n" },
   { "cat",
-    "usage: gdl cat FILE...\n"
+    "usage: gdl cat FILE... [--syntax kif|infix]\n"
     "Writes the description (the files and the files they #include) as one\n"
-    "standard KIF file that other GGP tools can read.\n" },
+    "standard KIF file that other GGP tools can read: KIF files as they\n"
+    "are, infix ones written as KIF.  With --syntax, the files (KIF or\n"
+    "infix, by their names' endings) are only parsed, not checked, and\n"
+    "written again in that syntax, each in its canonical layout with its\n"
+    "comments: --syntax infix turns KIF into infix GDL, --syntax kif infix\n"
+    "into KIF.\n" },
   { "explain",
     "usage: gdl explain FILE... [--moves 'M1 M2 ...'] [--does 'M ...'] FACT\n"
     "Says why FACT holds in the state reached by the moves: a proof tree,\n"
@@ -145,7 +152,7 @@ static const struct {
     "single legal move plays it by itself).  Reads one command per line,\n"
     "so it can be driven through a pipe.\n" },
   { "fmt",
-    "usage: gdl fmt FILE [--check | --write]\n"
+    "usage: gdl fmt FILE [--check | --write] [--syntax kif|infix]\n"
     "Prints FILE in the canonical layout: every top-level form starts in\n"
     "column 1; a fact, or any form that is not a rule, is one line with\n"
     "single spaces; a rule is (<= HEAD on its first line and then each body\n"
@@ -154,7 +161,9 @@ static const struct {
     "form, on lines of their own), and so is one blank line where forms were\n"
     "apart.  Formatting the output again changes nothing.  Only FILE is\n"
     "read, not the files it #includes, and only its syntax is checked:\n"
-    "a syntax error prints the error and exits 2.\n"
+    "a syntax error prints the error and exits 2.  An infix file (.hrf,\n"
+    ".gdl, --syntax infix) is laid out as infix: HEAD :- then each literal\n"
+    "on a line of its own, indented 4 spaces, joined by &.\n"
     "  --check    print nothing; exit 0 when FILE is in the canonical\n"
     "             layout, else name its first line that differs and exit 1\n"
     "  --write    rewrite FILE in the canonical layout (when it differs)\n" },
@@ -255,7 +264,7 @@ static int parse_args(int argc, char **argv, opts_t *o)
     }
 #define OPT(name) (strcmp(a, name) == 0)
     if (strcmp(cmd, "fmt") == 0 && !OPT("--check") && !OPT("--write") &&
-        !OPT("-w"))
+        !OPT("-w") && !OPT("--syntax"))
       return usage_error("unknown option '%s' for 'gdl fmt' (see gdl fmt "
                          "--help)", a);
 #define VALUE()                                                          \
@@ -274,6 +283,11 @@ static int parse_args(int argc, char **argv, opts_t *o)
       o->check = 1;
     } else if ((OPT("--write") || OPT("-w")) && strcmp(cmd, "fmt") == 0) {
       o->write = 1;
+    } else if (OPT("--syntax")) {
+      VALUE();
+      if (strcmp(v, "infix") && strcmp(v, "kif"))
+        return usage_error("--syntax is infix or kif, not '%s'", v);
+      o->syntax = v;
     } else if (OPT("--engine")) {
       VALUE();
       if (strcmp(v, "auto") && strcmp(v, "ground") && strcmp(v, "interp"))
@@ -844,9 +858,31 @@ static int cmd_solve(gdl_ctx *ctx, const opts_t *o)
 static int cmd_cat(gdl_ctx *ctx, const opts_t *o)
 {
   size_t i, n = 0;
-  int rc = load(ctx, o);
-  if (rc)
+  int rc;
+  if (o->syntax) {           /* the forms, written again in that syntax */
+    const char *text;
+    gdl_status st = GDL_OK;
+    for (rc = 0; rc < o->nfiles && st == GDL_OK; rc++)
+      st = gdl_load_file(ctx, o->files[rc]);
+    if (st == GDL_OK)
+      st = gdl_write(ctx, strcmp(o->syntax, "infix") == 0 ? GDL_SYNTAX_INFIX
+                                                          : GDL_SYNTAX_KIF,
+                     &text, &n);
+    if (st != GDL_OK)
+      return fail(ctx, st);
+    return fwrite(text, 1, n, stdout) == n ? 0 : 2;
+  }
+  if ((rc = load(ctx, o)) != 0)
     return rc;
+  for (i = 0; i < gdl_file_count(ctx); i++)
+    if (gdl_file_syntax(ctx, i) == GDL_SYNTAX_INFIX) {
+      /* standard KIF is asked for: an infix file is written as KIF */
+      const char *text;
+      gdl_status st = gdl_write(ctx, GDL_SYNTAX_KIF, &text, &n);
+      if (st != GDL_OK)
+        return fail(ctx, st);
+      return fwrite(text, 1, n, stdout) == n ? 0 : 2;
+    }
   printf(";;;; One description made by gdl cat from:");
   for (i = 0; i < gdl_file_count(ctx); i++)
     printf(" %s", gdl_file_name(ctx, i));
@@ -996,6 +1032,9 @@ int main(int argc, char **argv)
   }
   if (o.max_memory)
     gdl_set_memory_limit(ctx, o.max_memory);
+  if (o.syntax && strcmp(o.cmd, "cat") != 0)
+    gdl_set_syntax(ctx, strcmp(o.syntax, "infix") == 0 ? GDL_SYNTAX_INFIX
+                                                       : GDL_SYNTAX_KIF);
   signal(SIGINT, on_sigint);
   gdl_set_interrupt(ctx, &interrupted);
   if (strcmp(o.cmd, "check") == 0)

@@ -32,6 +32,8 @@ typedef struct {
   const char *does;           /* --does: one move per role (explain, trace) */
   int plan;                   /* --plan (graph) */
   int check, write;           /* fmt --check, --write */
+  const char *syntax;         /* --syntax infix|kif: how to read the files
+                                 (cat: the syntax to write) */
 } opts_t;
 
 /* "gdl: MESSAGE" on stderr; returns 2, the exit status of bad usage. */

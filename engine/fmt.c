@@ -307,6 +307,7 @@ gdl_status gdl_format(gdl_ctx *ctx, const char *path, const char **text,
     return GDL_EINPUT;
   }
   ctx->files[file].alone = 1;
+  load_set_syntax(ctx, file, UINT32_MAX);
   forms = load_parse(ctx, file);
   if (ctx->nerrors > before) {
     UNPROTECT(ctx);
@@ -314,7 +315,10 @@ gdl_status gdl_format(gdl_ctx *ctx, const char *path, const char **text,
     return GDL_EINPUT;
   }
   ctx->fmttext.n = 0;
-  fmt_file(ctx, file, forms, &ctx->fmttext);
+  if (ctx->files[file].infix)
+    infix_layout(ctx, file, forms, 1, &ctx->fmttext);
+  else
+    fmt_file(ctx, file, forms, &ctx->fmttext);
   UNPROTECT(ctx);
   *text = ctx->fmttext.s;
   *len = ctx->fmttext.n;

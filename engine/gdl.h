@@ -74,6 +74,25 @@ size_t gdl_warning_count(const gdl_ctx *ctx);
 
 /* ---- loading and checking --------------------------------------------- */
 
+/* The two syntaxes of GDL: KIF, (<= (legal ?r a) (true (p ?r))), and infix
+ * ("human-readable", as in Stanford's course notes), legal(R,a) :- true(
+ * p(R)).  Both read to the same description (doc/dialect.md, "Infix
+ * GDL"). */
+typedef enum {
+  GDL_SYNTAX_AUTO,   /* by the file name: .hrf and .gdl infix, else KIF */
+  GDL_SYNTAX_KIF,
+  GDL_SYNTAX_INFIX,
+} gdl_syntax;
+
+/* The syntax of the files named by later gdl_load_file(),
+ * gdl_load_string() and gdl_format() calls (default AUTO).  A file they
+ * #include goes by its own name's ending when it is .kif, .hrf or .gdl,
+ * else it is written as the file that names it. */
+void gdl_set_syntax(gdl_ctx *ctx, gdl_syntax syntax);
+/* The syntax file i (as gdl_file_name() counts) was read in: KIF or
+ * INFIX (AUTO when there is no such file). */
+gdl_syntax gdl_file_syntax(const gdl_ctx *ctx, size_t i);
+
 /* Reads and parses a file (and the files it names with `;#include "F"`).
  * Several loads before gdl_compile() form one description. */
 gdl_status gdl_load_file(gdl_ctx *ctx, const char *path);
@@ -99,7 +118,8 @@ const char *gdl_not_game_reason(const gdl_ctx *ctx);
 
 /* Reads and parses the one file at `path` (not the files it names with
  * `;#include`, and with no semantic checks) and sets *text and *len to its
- * canonical layout: each top-level form from column 1; a fact or any form
+ * canonical layout (an infix file, see gdl_set_syntax(), in the infix
+ * layout of doc/dialect.md): each top-level form from column 1; a fact or any form
  * that is not a rule on one line with single spaces; a rule as `(<= HEAD`
  * and then each body literal on a line of its own, indented 4 spaces;
  * keywords in lower case; comments kept (one inside a form goes on a line
@@ -113,6 +133,22 @@ const char *gdl_not_game_reason(const gdl_ctx *ctx);
  * next gdl_format() or gdl_free(). */
 gdl_status gdl_format(gdl_ctx *ctx, const char *path, const char **text,
                       size_t *len);
+
+/* The whole description (every file read for it, in the order read) as
+ * one file in the syntax `to` (KIF or INFIX), as gdl cat writes it: a
+ * first comment line naming the files, then for each file a comment line
+ * with its name and its forms in the canonical layout of that syntax
+ * (for KIF gdl_format()'s, but for comments inside a form, which go before
+ * or after it or between two body literals; doc/dialect.md), comments
+ * kept (';' and '%' swapped) and each #include line turned into a comment
+ * saying what was included there.  The files are only parsed (call it
+ * before or after gdl_compile()).  GDL_EINPUT, with a message, when infix
+ * cannot write a form (a list that does not start with a constant).  Reading the text back gives the same description; converting
+ * KIF to infix and back gives the same text but for the names in the
+ * comment lines.  *text stays valid until the next gdl_write() or
+ * gdl_format(). */
+gdl_status gdl_write(gdl_ctx *ctx, gdl_syntax to, const char **text,
+                     size_t *len);
 
 /* ---- engines ---------------------------------------------------------- */
 

@@ -87,6 +87,7 @@ typedef struct {
   int included;     /* read because another file named it (#include) */
   int alone;        /* read by gdl_format or gdl_parse_terms: not part of
                        the description, and its #includes are not read */
+  int infix;        /* written in infix GDL (grammar/infix.h), not KIF */
 } srcfile_t;
 
 /* ---- symbols and terms (term.c) --------------------------------------- */
@@ -343,6 +344,30 @@ uint32_t load_add_file(gdl_ctx *ctx, const char *name, const char *text,
  * UINT32_MAX when the user named it). */
 uint32_t load_read(gdl_ctx *ctx, const char *path, uint32_t from,
                    uint32_t start, uint32_t end);
+/* Whether file `file` is infix: by gdl_set_syntax(), else by its name's
+ * ending (.hrf, .gdl), else (an included file) as the file naming it. */
+void load_set_syntax(gdl_ctx *ctx, uint32_t file, uint32_t from);
+
+/* ---- infix GDL (infix.c) ---------------------------------------------- */
+
+/* A symbol as an infix constant, a variable name (?x) as an infix
+ * variable (doc/dialect.md, "Infix GDL"). */
+void infix_put_sym(gdl_ctx *ctx, strbuf_t *b, uint32_t sym);
+void infix_put_var(gdl_ctx *ctx, strbuf_t *b, uint32_t sym);
+/* A term in infix (varnames as in sb_term). */
+void infix_term(gdl_ctx *ctx, strbuf_t *b, gdl_term t,
+                const uint32_t *varnames);
+/* A variable's name (?x) for a message about file `file`: as it is for a
+ * KIF file, in infix (X) for an infix one.  Valid until the next call. */
+const char *infix_var_shown(gdl_ctx *ctx, uint32_t file, uint32_t sym);
+/* Whether terms given on the command line are infix: when the description
+ * is infix and the text has neither a '(' that opens a KIF list nor a
+ * '?' (outside quotes); else they are KIF. */
+int infix_terms_text(const gdl_ctx *ctx, const char *text);
+/* The forms of file `file` (parsed alone) in the canonical layout of the
+ * syntax `infix` says, appended to out. */
+void infix_layout(gdl_ctx *ctx, uint32_t file, const gdl_node *forms,
+                  int infix, strbuf_t *out);
 
 /* ---- formatting (fmt.c) ----------------------------------------------- */
 
@@ -382,6 +407,7 @@ struct gdl_ctx {
   uint32_t nfiles, filecap;
   gdl_node forms;              /* every top-level form loaded, in order */
   strbuf_t fmttext;            /* gdl_format's result */
+  int syntax;                  /* gdl_set_syntax(): GDL_SYNTAX_* */
   uint32_t *incl_file;         /* pending includes: requesting file */
   char **incl_path;
   uint32_t *incl_start, *incl_end;

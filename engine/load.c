@@ -5,6 +5,8 @@
  *
  * `;#include "PATH"` at the start of a line names another file, relative
  * to the including file; each file is read once however often it is named.
+ * (`%#include "PATH"` in an infix file.)  A file is KIF or infix by
+ * gdl_set_syntax(), else by its name (load_set_syntax).
  */
 #include <errno.h>
 #include <limits.h>
@@ -33,9 +35,44 @@ uint32_t load_add_file(gdl_ctx *ctx, const char *name, const char *text,
 gdl_node *load_parse(gdl_ctx *ctx, uint32_t file)
 {
   gdl_node *forms = gdl_ast_new(ctx, N_LIST, file, 0, ctx->files[file].len);
-  gdl_parse_file(ctx, file, ctx->files[file].text, ctx->files[file].len,
-                 forms);
+  if (ctx->files[file].infix)
+    gdl_infix_parse_file(ctx, file, ctx->files[file].text,
+                         ctx->files[file].len, forms);
+  else
+    gdl_parse_file(ctx, file, ctx->files[file].text, ctx->files[file].len,
+                   forms);
   return forms;
+}
+
+static int ends_with(const char *s, const char *end)
+{
+  size_t n = strlen(s), m = strlen(end);
+  return n >= m && strcmp(s + n - m, end) == 0;
+}
+
+void load_set_syntax(gdl_ctx *ctx, uint32_t file, uint32_t from)
+{
+  const char *name = ctx->files[file].name;
+  int infix = from != UINT32_MAX && ctx->files[from].infix;
+  if (from == UINT32_MAX && ctx->syntax != GDL_SYNTAX_AUTO)
+    infix = ctx->syntax == GDL_SYNTAX_INFIX;
+  else if (ends_with(name, ".hrf") || ends_with(name, ".gdl"))
+    infix = 1;
+  else if (ends_with(name, ".kif"))
+    infix = 0;
+  ctx->files[file].infix = infix;
+}
+
+void gdl_set_syntax(gdl_ctx *ctx, gdl_syntax syntax)
+{
+  ctx->syntax = syntax;
+}
+
+gdl_syntax gdl_file_syntax(const gdl_ctx *ctx, size_t i)
+{
+  return i >= ctx->nfiles ? GDL_SYNTAX_AUTO
+         : ctx->files[i].infix ? GDL_SYNTAX_INFIX
+                               : GDL_SYNTAX_KIF;
 }
 
 static void append_forms(gdl_ctx *ctx, gdl_node *forms)
@@ -178,6 +215,7 @@ static gdl_status load_one(gdl_ctx *ctx, const char *path, uint32_t from,
   if (file == UINT32_MAX)
     return GDL_EINPUT;
   ctx->files[file].included = from != UINT32_MAX;
+  load_set_syntax(ctx, file, from);
   append_forms(ctx, load_parse(ctx, file));
   return GDL_OK;
 }
@@ -227,12 +265,15 @@ gdl_status gdl_load_string(gdl_ctx *ctx, const char *name, const char *text,
                            size_t len)
 {
   size_t before = ctx->nerrors;
+  uint32_t file;
   PROTECT(ctx);
   if (ctx->compiled)
     ctx_throw(ctx, GDL_EINPUT, "the description is already compiled");
   if (len > MAX_FILE_BYTES)
     ctx_throw(ctx, GDL_EINPUT, "%s: text larger than 256 MB", name);
-  append_forms(ctx, load_parse(ctx, load_add_file(ctx, name, text, len)));
+  file = load_add_file(ctx, name, text, len);
+  load_set_syntax(ctx, file, UINT32_MAX);
+  append_forms(ctx, load_parse(ctx, file));
   load_includes(ctx);
   UNPROTECT(ctx);
   if (ctx->nerrors > before) {

@@ -11,6 +11,9 @@
  * the rules.  When a fact does not hold, each rule whose head matches it is
  * searched again literal by literal, and the search that got furthest says
  * which literal fails.
+ *
+ * A rule is shown in the syntax of the file it was read from (KIF or
+ * infix, infix.c writes the latter); a fact in that of the description.
  */
 #include <string.h>
 
@@ -45,9 +48,33 @@ static teach_t *T_of(gdl_ctx *ctx)
 
 /* ---- writing ---------------------------------------------------------- */
 
+/* Rules are written in the syntax of the file they were read from, KIF
+ * or infix; facts in that of the description (its first file). */
+static int rule_infix(const gdl_ctx *ctx, const rule_t *r)
+{
+  return r->src && ctx->files[r->src->file].infix;
+}
+
+static int desc_infix(const gdl_ctx *ctx)
+{
+  uint32_t i;
+  for (i = 0; i < ctx->nfiles; i++)
+    if (!ctx->files[i].alone)
+      return ctx->files[i].infix;
+  return 0;
+}
+
+static void put_term_in(gdl_ctx *ctx, strbuf_t *b, gdl_term t, int infix)
+{
+  if (infix)
+    infix_term(ctx, b, t, NULL);
+  else
+    sb_term(ctx, b, t, NULL);
+}
+
 static void put_term(gdl_ctx *ctx, strbuf_t *b, gdl_term t)
 {
-  sb_term(ctx, b, t, NULL);
+  put_term_in(ctx, b, t, desc_infix(ctx));
 }
 
 /* FILE:LINE of a source node. */
@@ -68,22 +95,33 @@ static void put_rterm(gdl_ctx *ctx, strbuf_t *b, const rule_t *r, gdl_term t,
                       int inst)
 {
   const term_t *x = &ctx->terms[t];
+  int infix = rule_infix(ctx, r);
   uint32_t i;
   if (x->kind == T_VAR) {
     if (inst && ctx->bind[x->sym])
-      put_term(ctx, b, ctx->bind[x->sym]);
+      put_term_in(ctx, b, ctx->bind[x->sym], infix);
+    else if (infix)
+      infix_term(ctx, b, t, r->varnames);
     else
       sb_term(ctx, b, t, r->varnames);
     return;
   }
   if (x->kind == T_SYM || x->ground) {
-    put_term(ctx, b, t);
+    put_term_in(ctx, b, t, infix);
     return;
   }
-  sb_putc(ctx, b, '(');
-  sb_puts(ctx, b, sym_text(ctx, x->sym), sym_len(ctx, x->sym));
+  if (infix) {
+    infix_put_sym(ctx, b, x->sym);
+    sb_putc(ctx, b, '(');
+  } else {
+    sb_putc(ctx, b, '(');
+    sb_puts(ctx, b, sym_text(ctx, x->sym), sym_len(ctx, x->sym));
+  }
   for (i = 0; i < x->arity; i++) {
-    sb_putc(ctx, b, ' ');
+    if (infix && i)
+      sb_puts(ctx, b, ", ", 2);
+    else if (!infix)
+      sb_putc(ctx, b, ' ');
     put_rterm(ctx, b, r, TARG(ctx, t, i), inst);
   }
   sb_putc(ctx, b, ')');
@@ -92,40 +130,54 @@ static void put_rterm(gdl_ctx *ctx, strbuf_t *b, const rule_t *r, gdl_term t,
 static void put_lit(gdl_ctx *ctx, strbuf_t *b, const rule_t *r,
                     const lit_t *l, int inst)
 {
+  int infix = rule_infix(ctx, r);
   switch (l->kind) {
   case L_POS:
     put_rterm(ctx, b, r, l->a, inst);
     return;
   case L_NEG:
-    SB_LIT(ctx, b, "(not ");
+    if (infix)
+      sb_putc(ctx, b, '~');
+    else
+      SB_LIT(ctx, b, "(not ");
     put_rterm(ctx, b, r, l->a, inst);
-    sb_putc(ctx, b, ')');
+    if (!infix)
+      sb_putc(ctx, b, ')');
     return;
   default:                       /* L_EQUAL comes from --clean */
-    sb_printf(ctx, b, "%s", l->kind == L_DISTINCT ? "(distinct "
-                                                  : "(not (distinct ");
+    if (infix)
+      sb_printf(ctx, b, "%sdistinct(", l->kind == L_DISTINCT ? "" : "~");
+    else
+      sb_printf(ctx, b, "%s", l->kind == L_DISTINCT ? "(distinct "
+                                                    : "(not (distinct ");
     put_rterm(ctx, b, r, l->a, inst);
-    sb_putc(ctx, b, ' ');
+    sb_puts(ctx, b, infix ? ", " : " ", infix ? 2 : 1);
     put_rterm(ctx, b, r, l->b, inst);
-    sb_printf(ctx, b, "%s", l->kind == L_DISTINCT ? ")" : "))");
+    sb_printf(ctx, b, "%s", infix || l->kind == L_DISTINCT ? ")" : "))");
   }
 }
 
-/* The rule as one line of KIF, variables by name. */
+/* The rule as one line of KIF (or infix), variables by name. */
 static void put_rule(gdl_ctx *ctx, strbuf_t *b, const rule_t *r)
 {
   uint32_t j;
+  int infix = rule_infix(ctx, r);
   if (r->nbody == 0) {
     put_rterm(ctx, b, r, r->head, 0);
     return;
   }
-  SB_LIT(ctx, b, "(<= ");
+  if (!infix)
+    SB_LIT(ctx, b, "(<= ");
   put_rterm(ctx, b, r, r->head, 0);
   for (j = 0; j < r->nbody; j++) {
-    sb_putc(ctx, b, ' ');
+    if (infix)
+      sb_puts(ctx, b, j ? " & " : " :- ", j ? 3 : 4);
+    else
+      sb_putc(ctx, b, ' ');
     put_lit(ctx, b, r, &r->body[j], 0);
   }
-  sb_putc(ctx, b, ')');
+  if (!infix)
+    sb_putc(ctx, b, ')');
 }
 
 static void indent(gdl_ctx *ctx, strbuf_t *b, unsigned n)
@@ -435,11 +487,20 @@ static void why(gdl_ctx *ctx, teach_t *T, gdl_term t, unsigned depth,
     }
     indent(ctx, b, 2 * depth + 2);
     if (l->kind == L_NEG) {
-      SB_LIT(ctx, b, "(not ");
+      int infix = desc_infix(ctx);
+      sb_puts(ctx, b, infix ? "~" : "(not ", infix ? 1 : 5);
       put_term(ctx, b, a);
-      SB_LIT(ctx, b, ")  <- ");
+      sb_puts(ctx, b, infix ? "  <- " : ")  <- ", infix ? 5 : 6);
       put_term(ctx, b, a);
       SB_LIT(ctx, b, " does not hold\n");
+    } else if (desc_infix(ctx)) {
+      sb_printf(ctx, b, "%sdistinct(", l->kind == L_DISTINCT ? "" : "~");
+      put_term(ctx, b, a);
+      sb_puts(ctx, b, ", ", 2);
+      put_term(ctx, b, c);
+      sb_printf(ctx, b, "%s", l->kind == L_DISTINCT ? ")  <- they differ\n"
+                                                    : ")  <- they are "
+                                                      "equal\n");
     } else {
       sb_printf(ctx, b, "%s", l->kind == L_DISTINCT ? "(distinct "
                                                     : "(not (distinct ");

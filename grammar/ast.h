@@ -44,5 +44,8 @@ int gdl_ast_guarded(gdl_ctx *ctx, int (*run)(void *), void (*cleanup)(void *),
  * to stop (the errors are in the context). */
 int gdl_parse_file(gdl_ctx *ctx, uint32_t file, const char *text,
                    size_t len, gdl_node *forms);
+/* The same for a file in infix GDL (grammar/infix_parser.y). */
+int gdl_infix_parse_file(gdl_ctx *ctx, uint32_t file, const char *text,
+                         size_t len, gdl_node *forms);
 
 #endif

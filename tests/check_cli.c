@@ -293,6 +293,7 @@ static const char *const puzzle_files[] = {
   "fifteen-puzzle-34.kif", "lights-out-3x3.kif", "missionaries-cannibals.kif",
   "peg-solitaire-33.kif", "peg-solitaire-small.kif", "sokoban-three-boxes.kif",
   "toazzle-13.kif", "water-jugs.kif", "wolf-goat-cabbage.kif",
+  "toads-and-frogs.hrf", "bridge-and-torch.hrf",
 };
 
 START_TEST(test_check_clean)

@@ -101,6 +101,9 @@ static const puzzle puzzles[] = {
   { "puzzles/eight-puzzle-31.kif", 31, 1 },
   { "puzzles/eight-puzzle-unsolvable.kif", -1, 0 },
   { "puzzles/sokoban-three-boxes.kif", 39, 0 },
+  /* written in infix GDL */
+  { "puzzles/toads-and-frogs.hrf", 15, 1 },
+  { "puzzles/bridge-and-torch.hrf", 7, 1 },
 };
 
 #define N(a) ((int)(sizeof(a) / sizeof((a)[0])))

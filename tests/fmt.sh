@@ -11,7 +11,7 @@
 #   tests/fmt.sh [-j JOBS] [-t SECONDS] [FILE...]
 #
 # Without FILEs: the corpus (single, multi, conformance), rules/ and
-# puzzles/.  The formatted copies go to a temporary folder, each under the
+# puzzles/ (the infix puzzles too, formatted as infix).  The formatted copies go to a temporary folder, each under the
 # name of its folder (rules/x.kif -> TMP/rules/x.kif), so a puzzle's
 # `;#include "../rules/x.kif"` reads the formatted library: name the
 # libraries a file includes too.  Nothing is written beside the FILEs.
@@ -32,7 +32,7 @@ shift $((OPTIND - 1))
 # Messages without their places: FILE:LINE:COL prefixes and references,
 # the source line and caret under each, move with the layout.
 messages() {
-  grep -v '^  ' "$1" | sed -E 's#[^ ()]*:[0-9]+:[0-9]+#@#g; s#^[^ ]*\.kif: #@: #'
+  grep -v '^  ' "$1" | sed -E 's#[^ ()]*:[0-9]+:[0-9]+#@#g; s#^[^ ]*\.(kif|hrf): #@: #'
 }
 
 if [ -z "$ONE" ]; then
@@ -41,7 +41,7 @@ if [ -z "$ONE" ]; then
     exit 2
   fi
   [ $# -eq 0 ] && set -- "$CORPUS"/single/*.kif "$CORPUS"/multi/*.kif \
-    "$CORPUS"/conformance/*.kif rules/*.kif puzzles/*.kif
+    "$CORPUS"/conformance/*.kif rules/*.kif puzzles/*.kif puzzles/*.hrf
   FMT_TMP=$(mktemp -d "${TMPDIR:-/tmp}/fmt.XXXXXX")
   export FMT_TMP GDL
   trap 'rm -rf "$FMT_TMP"' EXIT INT TERM

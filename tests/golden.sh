@@ -1,7 +1,8 @@
 #!/bin/sh
 # golden.sh - the exact messages of `gdl check` on files with mistakes.
 #
-# Each tests/golden/NAME.kif has beside it NAME.err, which holds
+# Each tests/golden/NAME.kif (or NAME.hrf, infix GDL) has beside it
+# NAME.err, which holds
 #   line 1:   "# exit N" - the exit status `$GDL check tests/golden/NAME.kif`
 #             must give (0 clean or warnings only, 2 errors);
 #   the rest: exactly what it must print on standard error (nothing on
@@ -10,7 +11,7 @@
 # the repository root, as `make check` does (it exports GDL=build/gdl).
 #
 #   tests/golden.sh                 check every case
-#   tests/golden.sh NAME...         check some (NAME without .kif)
+#   tests/golden.sh NAME...         check some (NAME without .kif/.hrf)
 #   tests/golden.sh --bless NAME... write NAME.err from the tool's output;
 #                                   read the result before committing it
 #
@@ -28,7 +29,7 @@ if [ ! -x "$GDL" ]; then
   exit 2
 fi
 if [ $# -eq 0 ]; then
-  set -- $(ls $DIR/*.kif | sed 's|.*/||; s|\.kif$||')
+  set -- $(ls $DIR/*.kif $DIR/*.hrf | sed 's|.*/||; s|\.kif$||; s|\.hrf$||')
 fi
 tmp=$(mktemp -d "${TMPDIR:-/tmp}/golden.XXXXXX")
 trap 'rm -rf "$tmp"' EXIT INT TERM
@@ -36,6 +37,7 @@ pass=0
 fail=0
 for name in "$@"; do
   kif=$DIR/$name.kif
+  [ -f "$kif" ] || kif=$DIR/$name.hrf
   want=$DIR/$name.err
   "$GDL" check "$kif" >"$tmp/out" 2>"$tmp/err"
   rc=$?

@@ -48,5 +48,6 @@ Suite *cli_suite(void);
 Suite *teach_suite(void);
 Suite *fmt_suite(void);
 Suite *ground_suite(void);
+Suite *infix_suite(void);
 
 #endif

@@ -1,5 +1,6 @@
 /*
- * fuzz_gdl.c - libFuzzer target: reads the input as a GDL description,
+ * fuzz_gdl.c - libFuzzer target: reads the input as a GDL description
+ * (KIF when it starts with '(' or ';', else infix),
  * checks it, and when it is a game plays a few steps, choosing moves by
  * the input's own bytes; then plays the same moves again with the
  * grounded engine (where the game grounds), by gdl_advance, and aborts
@@ -31,7 +32,9 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
     s[i] = nx;
   gdl_set_memory_limit(ctx, 64u << 20);
   gdl_set_fact_limit(ctx, 200000);
-  if (gdl_load_string(ctx, "fuzz.kif", (const char *)data, size) != GDL_OK ||
+  if (gdl_load_string(ctx, size > 0 && data[0] != '(' && data[0] != ';'
+                               ? "fuzz.hrf" : "fuzz.kif",
+                      (const char *)data, size) != GDL_OK ||
       gdl_compile(ctx, size > 0 && (data[0] & 1) ? GDL_CLEAN : 0) != GDL_OK)
     goto out;
   (void)gdl_diagnostics(ctx);

@@ -8,7 +8,9 @@ port, drives headless Chromium through it with Selenium (Debian's
 chromium, chromium-driver and python3-selenium), and asserts on the page:
 load DogBunny, check it (no errors), play two moves, undo, solve (28
 moves), step through the plan, explain a legal move, trace, draw the state
-graph, then introduce an error and see it marked at its line.  Then the
+graph, then introduce an error and see it marked at its line; load an
+infix puzzle (toads and frogs), check it, see a rule explained in infix
+and a KIF habit in it reported at its line.  Then the
 8-puzzle (31 moves) is solved in the page's Web Worker and its time
 printed beside the native `build/gdl solve` (doc/performance.md).
 
@@ -30,6 +32,7 @@ from selenium.webdriver.support.ui import Select, WebDriverWait
 
 DOGBUNNY = "puzzles/dogbunny-walkthrough.kif"   # optimal: 28 moves
 EIGHT = "puzzles/eight-puzzle-31.kif"           # optimal: 31 moves
+INFIX = "puzzles/toads-and-frogs.hrf"           # infix GDL
 failures = []
 
 
@@ -228,6 +231,31 @@ def scenario(d, url, outdir, screenshot):
     check(len(d.find_elements(By.CSS_SELECTOR, "#marks .caret")) >= 1, "its column is marked")
     check("Fix the errors" in text(d, "#game-status"), "no game to play while there are errors")
     d.save_screenshot(os.path.join(outdir, "playground-error.png"))
+
+    # an infix puzzle: read as infix (its name ends in .hrf), checked
+    # clean, explained in infix, and a KIF habit in it reported in place
+    open_puzzle(d, INFIX)
+    check(Select(d.find_element(By.ID, "syntax")).first_selected_option
+          .get_attribute("value") == "hrf", "the Syntax menu says infix")
+    d.find_element(By.ID, "check").click()
+    diags = d.find_elements(By.CSS_SELECTOR, "#diagnostics li")
+    check(len(diags) == 1 and "No errors" in diags[0].text,
+          "toads and frogs (infix) checks with no errors")
+    facts = [li.text for li in d.find_elements(By.CSS_SELECTOR, "#facts li")]
+    check("(at 1 toad)" in facts, "its state shows (at 1 toad)")
+    d.find_element(By.XPATH, "//button[@data-move='(move 3 4)']/following-sibling::button").click()
+    check(":- true(at(F, K)) & ahead(K, F, T)" in text(d, "#explain-out"),
+          "why (move 3 4) is legal: the rule in infix")
+    src = d.find_element(By.ID, "editor").get_attribute("value").split("\n")
+    line = next(i for i, l in enumerate(src) if l.startswith("role(")) + 1
+    src[line - 1] = "role(?p)"
+    set_editor(d, "\n".join(src))
+    d.find_element(By.ID, "check").click()
+    errs = d.find_elements(By.CSS_SELECTOR, "#diagnostics li.error")
+    check(len(errs) >= 1 and "is KIF: an infix variable" in errs[0].text
+          and errs[0].get_attribute("data-line") == str(line),
+          "role(?p) in infix: the error at line %d (%s)"
+          % (line, errs[0].text if errs else "none"))
 
     # the 8-puzzle in the browser, beside native: bfs, the solver's own
     # figure (the search, not the loading), the best of three on either side

@@ -143,11 +143,21 @@ char *ctx_strdup(gdl_ctx *ctx, const char *s, size_t n)
   return d;
 }
 
+/* The message, formatted aside first: it may quote the last one
+ * (ctx_throw(ctx, st, "%s", ctx->errmsg) passes a failure on), and
+ * vsnprintf into the string it reads gives nothing. */
+static void set_msg(gdl_ctx *ctx, const char *fmt, va_list ap)
+{
+  char buf[sizeof ctx->errmsg];
+  vsnprintf(buf, sizeof buf, fmt, ap);
+  memcpy(ctx->errmsg, buf, sizeof buf);
+}
+
 void ctx_setmsg(gdl_ctx *ctx, const char *fmt, ...)
 {
   va_list ap;
   va_start(ap, fmt);
-  vsnprintf(ctx->errmsg, sizeof ctx->errmsg, fmt, ap);
+  set_msg(ctx, fmt, ap);
   va_end(ap);
 }
 
@@ -155,7 +165,7 @@ _Noreturn void ctx_throw(gdl_ctx *ctx, gdl_status st, const char *fmt, ...)
 {
   va_list ap;
   va_start(ap, fmt);
-  vsnprintf(ctx->errmsg, sizeof ctx->errmsg, fmt, ap);
+  set_msg(ctx, fmt, ap);
   va_end(ap);
   ctx->thrown = st;
   if (!ctx->jmp)

@@ -522,6 +522,22 @@ START_TEST(test_max_seconds)
     ck_assert(res.seconds >= 0.05);
   }
   gdl_free(ctx);
+  /* a game whose states take long to evaluate: the time runs out inside
+   * an evaluation, whose message the search passes on (it once came out
+   * empty), and auto, its share of the time gone, goes on to the next
+   * search rather than stopping there */
+  ctx = load_path(tu_corpus("single/ruleDepthExponential.kif"), 0);
+  {
+    gdl_solve_result res = solve(ctx, GDL_BFS, 0, 0.2);
+    ck_assert_int_eq(res.status, GDL_LIMIT);
+    ck_assert_msg(strncmp(res.why, "time limit", 10) == 0, "why: '%s'",
+                  res.why);
+    res = solve(ctx, GDL_AUTO, 0, 1.5);
+    ck_assert_int_eq(res.status, GDL_LIMIT);
+    ck_assert_str_eq(res.why, "time limit of 1.5 s reached");
+    ck_assert(res.seconds >= 1.4);
+  }
+  gdl_free(ctx);
 }
 END_TEST
 

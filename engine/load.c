@@ -76,11 +76,6 @@ void gdl_ast_include(gdl_ctx *ctx, uint32_t file, uint32_t start,
   uint32_t i = ctx->nincl;
   if (ctx->files[file].alone)
     return;                /* read by gdl_format: its includes are not read */
-  if (memchr(path, 0, len)) {
-    diag_add(ctx, SEV_ERROR, file, start, end,
-             "cannot include a file whose name holds a NUL byte");
-    return;
-  }
   GROW(ctx, ctx->incl_file, ctx->inclcap, i);
   ctx->incl_path = ctx_realloc(ctx, ctx->incl_path,
                                ctx->inclcap * sizeof *ctx->incl_path);

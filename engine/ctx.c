@@ -113,13 +113,16 @@ void ctx_grow(gdl_ctx *ctx, void **p, uint32_t *cap, uint32_t need, size_t sz)
   *cap = (uint32_t)c;
 }
 
-/* Arena: chunks of 64 KiB (or one chunk for a bigger request). */
+/* Arena: chunks of 4 KiB, 8, 16, 32 and then 64 KiB (or one chunk for a
+ * bigger request).  Chunks are zeroed: a context for a small description
+ * (a term on a command line, a fuzzer's input) does not pay for 64 KiB. */
 void *ctx_arena(gdl_ctx *ctx, size_t n)
 {
   void *p;
   n = (n + 15) & ~(size_t)15;
   if (n > ctx->arena_left) {
-    size_t sz = n > 65536 ? n : 65536;
+    size_t want = (size_t)4096 << (ctx->narenas < 4 ? ctx->narenas : 4);
+    size_t sz = n > want ? n : want;
     char *chunk = ctx_alloc(ctx, sz);
     GROW(ctx, ctx->arenas, ctx->arenacap, ctx->narenas);
     ctx->arenas[ctx->narenas++] = chunk;
@@ -303,9 +306,13 @@ void diag_where(const gdl_ctx *ctx, uint32_t file, uint32_t off,
 
 /* Where the last diagnostic formatted was: the next one, usually further
  * on in the same file, is found from there and not from the start, so
- * that formatting the 50 errors of a long file reads it about once. */
+ * that formatting the 50 errors of a long file reads it about once.  The
+ * walk also notes where the line starts, and its first '\r', so that a
+ * message on a long line does not look back along it again. */
 typedef struct {
   uint32_t file, off, line, col;
+  uint32_t ls;      /* where the line of off starts */
+  uint32_t cr;      /* the first '\r' in [ls, off), or UINT32_MAX */
 } where_t;
 
 static void where_next(const gdl_ctx *ctx, where_t *w, uint32_t file,
@@ -317,15 +324,20 @@ static void where_next(const gdl_ctx *ctx, where_t *w, uint32_t file,
     off = f->len;
   if (w->file != file || w->off > off) {
     w->file = file;
-    w->off = 0;
+    w->off = w->ls = 0;
     w->line = w->col = 1;
+    w->cr = UINT32_MAX;
   }
   for (i = w->off; i < off; i++) {
     if (f->text[i] == '\n') {
       w->line++;
       w->col = 1;
+      w->ls = i + 1;
+      w->cr = UINT32_MAX;
     } else {
       w->col++;
+      if (f->text[i] == '\r' && w->cr == UINT32_MAX)
+        w->cr = i;
     }
   }
   w->off = off;
@@ -376,12 +388,18 @@ static void format_diag(gdl_ctx *ctx, strbuf_t *b, const diag_t *d,
   where_next(ctx, w, d->file, d->start);
   sb_printf(ctx, b, "%s:%u:%u: %s: %s\n", f->name, w->line, w->col,
             sevname[d->sev], d->msg);
-  ls = d->start > f->len ? f->len : d->start;
-  while (ls > 0 && f->text[ls - 1] != '\n')
-    ls--;
-  le = ls;
-  while (le < f->len && f->text[le] != '\n' && f->text[le] != '\r')
-    le++;
+  /* the line: from ls to its first '\n' or '\r' (le), which need only be
+   * looked for as far as a window would show or as makes the line huge */
+  ls = w->ls;
+  le = w->cr;
+  if (le == UINT32_MAX) {
+    uint32_t lim = ls + 401 > w->off + 200 ? ls + 401 : w->off + 200;
+    if (lim > f->len)
+      lim = f->len;
+    for (le = w->off; le < lim; le++)
+      if (f->text[le] == '\n' || f->text[le] == '\r')
+        break;
+  }
   if (le - ls > 400) {    /* a huge line: show a window around the span */
     uint32_t from = d->start > ls + 60 ? d->start - 60 : ls;
     uint32_t to = from + 200 < le ? from + 200 : le;
@@ -408,21 +426,26 @@ static void format_diag(gdl_ctx *ctx, strbuf_t *b, const diag_t *d,
   sb_putc(ctx, b, '\n');
 }
 
+static void format_all(gdl_ctx *ctx)
+{
+  where_t w = { UINT32_MAX, 0, 1, 1, 0, UINT32_MAX };
+  uint32_t i;
+  ctx->diagtext.n = 0;
+  sb_puts(ctx, &ctx->diagtext, "", 0);
+  for (i = 0; i < ctx->ndiags; i++)
+    format_diag(ctx, &ctx->diagtext, &ctx->diags[i], &w);
+}
+
 const char *gdl_diagnostics(const gdl_ctx *cctx)
 {
   gdl_ctx *ctx = (gdl_ctx *)cctx;   /* formatting caches the text */
-  uint32_t i;
-  where_t w = { UINT32_MAX, 0, 1, 1 };
   jmp_buf jb, *old = ctx->jmp;
   ctx->jmp = &jb;
   if (setjmp(jb)) {
     ctx->jmp = old;
     return "gdl: error: out of memory while formatting messages\n";
   }
-  ctx->diagtext.n = 0;
-  sb_puts(ctx, &ctx->diagtext, "", 0);
-  for (i = 0; i < ctx->ndiags; i++)
-    format_diag(ctx, &ctx->diagtext, &ctx->diags[i], &w);
+  format_all(ctx);
   ctx->jmp = old;
   return ctx->diagtext.s;
 }

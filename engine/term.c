@@ -44,7 +44,7 @@ static int32_t parse_num(const char *s, size_t n)
 
 static void sym_rehash(gdl_ctx *ctx)
 {
-  uint32_t cap = ctx->symmask ? (ctx->symmask + 1) * 2 : 1024, i;
+  uint32_t cap = ctx->symmask ? (ctx->symmask + 1) * 2 : 256, i;
   uint32_t *h = ctx_alloc(ctx, cap * sizeof *h);
   for (i = 1; i < ctx->nsyms; i++) {
     uint32_t j = ctx->syms[i].hash & (cap - 1);
@@ -146,7 +146,7 @@ static int term_same(const gdl_ctx *ctx, const term_t *t, int kind,
 
 static void term_rehash(gdl_ctx *ctx)
 {
-  uint32_t cap = ctx->termmask ? (ctx->termmask + 1) * 2 : 4096, i;
+  uint32_t cap = ctx->termmask ? (ctx->termmask + 1) * 2 : 256, i;
   uint32_t *h = ctx_alloc(ctx, (size_t)cap * sizeof *h);
   for (i = 1; i < ctx->nterms; i++) {
     uint32_t j = ctx->terms[i].hash & (cap - 1);
@@ -272,19 +272,29 @@ void sb_puts(gdl_ctx *ctx, strbuf_t *b, const char *s, size_t n)
   b->s[b->n] = 0;
 }
 
+/* Formats into the room the buffer has; only when the text does not fit
+ * is it made again after growing the buffer (vsnprintf is the costly part
+ * of a diagnostic's header line). */
 void sb_printf(gdl_ctx *ctx, strbuf_t *b, const char *fmt, ...)
 {
   va_list ap;
   int n;
+  size_t room;
+  sb_need(ctx, b, 127);               /* room for most lines at once */
+  room = (size_t)(b->cap - b->n);
   va_start(ap, fmt);
-  n = vsnprintf(NULL, 0, fmt, ap);
+  n = vsnprintf(b->s + b->n, room, fmt, ap);
   va_end(ap);
-  if (n < 0)
+  if (n < 0) {
+    b->s[b->n] = 0;
     return;
-  sb_need(ctx, b, (size_t)n);
-  va_start(ap, fmt);
-  vsnprintf(b->s + b->n, (size_t)n + 1, fmt, ap);
-  va_end(ap);
+  }
+  if ((size_t)n >= room) {
+    sb_need(ctx, b, (size_t)n);
+    va_start(ap, fmt);
+    vsnprintf(b->s + b->n, (size_t)n + 1, fmt, ap);
+    va_end(ap);
+  }
   b->n += (uint32_t)n;
 }
 

@@ -109,7 +109,7 @@ asan:
 #   ground  the grounded engine against the interpreter, state by state
 # `make fuzz` runs each in turn for FUZZ_SECONDS (FUZZ_JOBS=2: two
 # processes a target); `make fuzz-smoke`, 60 s each, is part of .ci/run;
-# FUZZ_TARGETS=read runs one.  Each keeps what it finds in build/fuzz/NAME/
+# FUZZ_TARGETS=read runs one; `make fuzz-regress` replays the bugs found.  Each keeps what it finds in build/fuzz/NAME/
 # (corpus/, crash-*); the public corpus seeds it, read in place, and
 # tests/fuzz/gdl.dict gives it GDL's tokens (tests/fuzz/run.sh runs one).
 # A new target, such as the infix reader when it exists, is a file
@@ -141,7 +141,7 @@ fuzz-build:
 	$(MAKE) $(FUZZ_TARGETS:%=build/fuzz/fuzz_%)
 
 build/fuzz/fuzz_%: tests/fuzz/fuzz_%.c tests/fuzz/fuzz.h build/fuzz/libgdl.a
-	clang -Iengine $(FUZZ_CFLAGS) -fsanitize=fuzzer -o $@ $< build/fuzz/libgdl.a -lm
+	clang -Iengine $(FUZZ_CFLAGS) $(WARN) $(EXTRA_WARN) -fsanitize=fuzzer -o $@ $< build/fuzz/libgdl.a -lm
 
 fuzz: fuzz-build
 	$(foreach t,$(FUZZ_TARGETS),tests/fuzz/run.sh -j $(FUZZ_JOBS) -t $(FUZZ_SECONDS) \
@@ -149,6 +149,17 @@ fuzz: fuzz-build
 
 fuzz-smoke:
 	$(MAKE) fuzz FUZZ_SECONDS=60
+
+# The bugs found before, replayed once without fuzzing: the inputs in
+# tests/fuzz/regress/NAME/ (which also seed every run of NAME), and the
+# programs tests/fuzz/regress/*.c for what no input reaches, each built
+# against build/libgdl.a and exiting 0 when the bug stays fixed.
+fuzz-regress: fuzz-build all
+	$(foreach t,$(FUZZ_TARGETS),$(if $(wildcard tests/fuzz/regress/$(t)/*),\
+	  build/fuzz/fuzz_$(t) $(wildcard tests/fuzz/regress/$(t)/*) && )) true
+	$(foreach c,$(wildcard tests/fuzz/regress/*.c),\
+	  $(CC) $(CPPFLAGS) $(CFLAGS) -o build/fuzz/$(notdir $(c:.c=)) $(c) build/libgdl.a $(LDLIBS) && \
+	  build/fuzz/$(notdir $(c:.c=)) && ) true
 
 install: all
 	install -d $(DESTDIR)$(PREFIX)/bin $(DESTDIR)$(PREFIX)/lib $(DESTDIR)$(PREFIX)/include \
@@ -165,4 +176,4 @@ install: all
 clean:
 	rm -rf build
 
-.PHONY: all check conformance corpus-solve bench asan fuzz fuzz-build fuzz-smoke install clean doc
+.PHONY: all check conformance corpus-solve bench asan fuzz fuzz-build fuzz-smoke fuzz-regress install clean doc

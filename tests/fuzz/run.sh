@@ -65,12 +65,13 @@ for f in $logs; do
 done
 if [ "$rc" -ne 0 ]; then
   for f in $logs; do
-    grep -q -E "ERROR|SUMMARY|Test unit written" "$f" || continue
+    grep -q -E "ERROR|SUMMARY" "$f" || continue
     echo "--- $dir/$f"
     grep -E -A 30 "==ERROR|runtime error|^SUMMARY|deadly signal|ALARM" "$f" | head -60
-    grep "Test unit written" "$f"
   done
-  echo "fuzz $name: FAILED (exit $rc); replay with: build/fuzz/fuzz_$name $dir/crash-... (or leak-, timeout-)"
-  echo "  logs: $dir/fuzz-*.log"
+  echo "fuzz $name: FAILED (exit $rc); logs: $dir/fuzz-*.log"
+  for a in $(ls crash-* leak-* timeout-* oom-* 2>/dev/null); do
+    echo "  replay: build/fuzz/fuzz_$name build/fuzz/$name/$a"
+  done
 fi
 exit "$rc"

@@ -208,19 +208,69 @@ asan:
 	  CFLAGS="-O1 -g -fsanitize=address,undefined -fno-sanitize-recover=all -fno-omit-frame-pointer" \
 	  LDFLAGS="-fsanitize=address,undefined" check
 
-# Fuzzing the reader, the checker and the evaluator with libFuzzer (clang).
-# New inputs go to build/fuzz/corpus; the public corpus seeds it, read in
-# place, and so are puzzles/ (the .hrf files seed the infix reader: an
-# input that starts with neither '(' nor ';' is read as infix).
-# FUZZ_SECONDS=600 for the ten-minute run doc/robustness.md records.
+# ---- fuzzing --------------------------------------------------------------
+# libFuzzer targets in layers, each a file tests/fuzz/fuzz_NAME.c built with
+# AddressSanitizer and UndefinedBehaviorSanitizer (doc/robustness.md):
+#   read    the reader and the checker: gdl_load_string, gdl_compile
+#   eval    the interpreter on a game that checks, under a small budget
+#   ground  the grounded engine against the interpreter, state by state
+#   infix   the infix reader and checker, and infix written and read back
+# `make fuzz` runs each in turn for FUZZ_SECONDS (FUZZ_JOBS=2: two
+# processes a target); `make fuzz-smoke`, 60 s each, is part of .ci/run;
+# FUZZ_TARGETS=read runs one; `make fuzz-regress` replays the bugs found.  Each keeps what it finds in build/fuzz/NAME/
+# (corpus/, crash-*); the public corpus seeds it, read in place, and
+# tests/fuzz/gdl.dict gives it GDL's tokens (tests/fuzz/run.sh runs one).
+# A new target is a file
+# tests/fuzz/fuzz_NAME.c and its NAME added here; FUZZ_MAXLEN_NAME and
+# FUZZ_SEEDS_NAME override the defaults for it.
+FUZZ_TARGETS ?= read eval ground infix
 FUZZ_SECONDS ?= 60
-FUZZ_FLAGS := -O1 -g -fsanitize=fuzzer,address,undefined -fno-omit-frame-pointer
-fuzz:
-	$(MAKE) B=build/fuzz CC=clang CFLAGS="-O1 -g -fsanitize=fuzzer-no-link,address,undefined -fno-omit-frame-pointer" build/fuzz/libgdl.a
-	clang $(CPPFLAGS) $(FUZZ_FLAGS) -o build/fuzz/fuzz_gdl tests/fuzz/fuzz_gdl.c build/fuzz/libgdl.a -lm
-	mkdir -p build/fuzz/corpus
-	build/fuzz/fuzz_gdl -max_total_time=$(FUZZ_SECONDS) -max_len=4096 -rss_limit_mb=2048 \
-	  -timeout=20 build/fuzz/corpus $(CORPUS)/conformance $(CORPUS)/single puzzles
+FUZZ_JOBS    ?= 1
+FUZZ_SAN     := -O1 -g -fsanitize=address,undefined -fno-sanitize-recover=all \
+                -fno-omit-frame-pointer
+FUZZ_SEEDS   ?= $(CORPUS)/single $(CORPUS)/multi $(CORPUS)/conformance
+FUZZ_MAXLEN  ?= 4096
+FUZZ_MAXLEN_read ?= 1024
+# infix (d): the infix reader, seeded with the infix puzzles and mistakes
+FUZZ_MAXLEN_infix ?= 1024
+FUZZ_SEEDS_infix ?= puzzles tests/golden
+# Coverage for libFuzzer without its tracing of comparisons (trace-cmp):
+# gdl compares interned ids, not input bytes (the keywords it compares as
+# text reach the fuzzer through the memcmp hooks anyway), so the tracing
+# guided little and, with each of UBSan's checks traced too, took half of
+# the reader's time (doc/robustness.md).  FUZZ_TRACE= puts it back.
+FUZZ_TRACE   ?= -fno-sanitize-coverage=trace-cmp
+FUZZ_CFLAGS  := $(FUZZ_SAN) $(FUZZ_TRACE)
+
+# build/fuzz/.flags: the objects are made again when the flags change
+fuzz-build:
+	@mkdir -p build/fuzz; echo '$(FUZZ_CFLAGS)' | cmp -s - build/fuzz/.flags || \
+	  { rm -f build/fuzz/*.o build/fuzz/libgdl.a build/fuzz/fuzz_*; \
+	    echo '$(FUZZ_CFLAGS)' > build/fuzz/.flags; }
+	$(MAKE) B=build/fuzz CC=clang CFLAGS="$(FUZZ_CFLAGS) -fsanitize=fuzzer-no-link" \
+	  build/fuzz/libgdl.a
+	$(MAKE) $(FUZZ_TARGETS:%=build/fuzz/fuzz_%)
+
+build/fuzz/fuzz_%: tests/fuzz/fuzz_%.c tests/fuzz/fuzz.h build/fuzz/libgdl.a
+	clang -Iengine $(FUZZ_CFLAGS) $(WARN) $(EXTRA_WARN) -fsanitize=fuzzer -o $@ $< build/fuzz/libgdl.a -lm
+
+fuzz: fuzz-build
+	$(foreach t,$(FUZZ_TARGETS),tests/fuzz/run.sh -j $(FUZZ_JOBS) -t $(FUZZ_SECONDS) \
+	  -l $(or $(FUZZ_MAXLEN_$(t)),$(FUZZ_MAXLEN)) $(t) $(or $(FUZZ_SEEDS_$(t)),$(FUZZ_SEEDS)) && ) true
+
+fuzz-smoke:
+	$(MAKE) fuzz FUZZ_SECONDS=60
+
+# The bugs found before, replayed once without fuzzing: the inputs in
+# tests/fuzz/regress/NAME/ (which also seed every run of NAME), and the
+# programs tests/fuzz/regress/*.c for what no input reaches, each built
+# against build/libgdl.a and exiting 0 when the bug stays fixed.
+fuzz-regress: fuzz-build all
+	$(foreach t,$(FUZZ_TARGETS),$(if $(wildcard tests/fuzz/regress/$(t)/*),\
+	  build/fuzz/fuzz_$(t) $(wildcard tests/fuzz/regress/$(t)/*) && )) true
+	$(foreach c,$(wildcard tests/fuzz/regress/*.c),\
+	  $(CC) $(CPPFLAGS) $(CFLAGS) -o build/fuzz/$(notdir $(c:.c=)) $(c) build/libgdl.a $(LDLIBS) && \
+	  build/fuzz/$(notdir $(c:.c=)) && ) true
 
 install: all
 	install -d $(DESTDIR)$(PREFIX)/bin $(DESTDIR)$(PREFIX)/lib $(DESTDIR)$(PREFIX)/include \
@@ -237,4 +287,4 @@ install: all
 clean:
 	rm -rf build
 
-.PHONY: all check conformance corpus-solve bench asan fuzz install clean doc web check-web
+.PHONY: all check conformance corpus-solve bench asan fuzz fuzz-build fuzz-smoke fuzz-regress install clean doc web check-web

@@ -23,20 +23,24 @@ gdl_node *gdl_ast_new(gdl_ctx *ctx, int kind, uint32_t file, uint32_t start,
 }
 
 /* Keywords are case-insensitive: a symbol that spells one in any case is
- * that keyword; every other symbol keeps its case. */
+ * that keyword; every other symbol keeps its case.  Every symbol of a
+ * file comes through here, so a keyword's length and first letter are
+ * compared before its text. */
 uint32_t gdl_ast_intern(gdl_ctx *ctx, const char *text, size_t len, int fold)
 {
-  if (fold && len <= 8) {
-    char low[9];
+  if (fold && len >= 2 && len <= 8) {
+    char low[8];
     size_t i;
     uint32_t k;
     for (i = 0; i < len; i++)
       low[i] = (char)(text[i] >= 'A' && text[i] <= 'Z' ? text[i] + 32
                                                        : text[i]);
-    low[len] = 0;
-    for (k = 1; k < S_NKEYWORDS; k++)
-      if (strcmp(low, sym_text(ctx, k)) == 0)
+    for (k = 1; k < S_NKEYWORDS; k++) {
+      const sym_t *y = &ctx->syms[k];
+      if (y->len == len && ctx->symtext[y->off] == low[0] &&
+          memcmp(low, ctx->symtext + y->off, len) == 0)
         return k;
+    }
   }
   return sym_intern(ctx, text, len);
 }

@@ -103,14 +103,78 @@ void diag_where(const gdl_ctx *ctx, uint32_t file, uint32_t off,
   *col = c;
 }
 
+/* Where the last diagnostic formatted was: the next one, usually further
+ * on in the same file, is found from there and not from the start, so
+ * that formatting the 50 errors of a long file reads it about once.  The
+ * walk also notes where the line starts, and its first '\r', so that a
+ * message on a long line does not look back along it again. */
+typedef struct {
+  uint32_t file, off, line, col;
+  uint32_t ls;      /* where the line of off starts */
+  uint32_t cr;      /* the first '\r' in [ls, off), or UINT32_MAX */
+} where_t;
+
+static void where_next(const gdl_ctx *ctx, where_t *w, uint32_t file,
+                       uint32_t off)
+{
+  const srcfile_t *f = &ctx->files[file];
+  uint32_t i;
+  if (off > f->len)
+    off = f->len;
+  if (w->file != file || w->off > off) {
+    w->file = file;
+    w->off = w->ls = 0;
+    w->line = w->col = 1;
+    w->cr = UINT32_MAX;
+  }
+  for (i = w->off; i < off; i++) {
+    if (f->text[i] == '\n') {
+      w->line++;
+      w->col = 1;
+      w->ls = i + 1;
+      w->cr = UINT32_MAX;
+    } else {
+      w->col++;
+      if (f->text[i] == '\r' && w->cr == UINT32_MAX)
+        w->cr = i;
+    }
+  }
+  w->off = off;
+}
+
+/* Appends n bytes of source text as shown under a message: control
+ * characters (but tabs) and DEL as '?'. */
+static void put_shown(gdl_ctx *ctx, strbuf_t *b, const char *s, uint32_t n)
+{
+  uint32_t i, at = b->n;
+  sb_puts(ctx, b, s, n);
+  for (i = at; i < b->n; i++) {
+    unsigned char ch = (unsigned char)b->s[i];
+    if ((ch < 32 && ch != '\t') || ch == 127)
+      b->s[i] = '?';
+  }
+}
+
+/* Appends what lines a caret up with n bytes of source text: a tab for a
+ * tab, a space for anything else. */
+static void put_pad(gdl_ctx *ctx, strbuf_t *b, const char *s, uint32_t n)
+{
+  uint32_t i, at = b->n;
+  sb_puts(ctx, b, s, n);
+  for (i = at; i < b->n; i++)
+    if (b->s[i] != '\t')
+      b->s[i] = ' ';
+}
+
 /* One diagnostic: the header line, the source line, the caret line.  A
  * span over several lines is underlined to the end of its first line.
  * Control characters in the source line are shown as '?'. */
-static void format_diag(gdl_ctx *ctx, strbuf_t *b, const diag_t *d)
+static void format_diag(gdl_ctx *ctx, strbuf_t *b, const diag_t *d,
+                        where_t *w)
 {
   static const char *const sevname[] = { "error", "warning", "note" };
   const srcfile_t *f;
-  uint32_t line, col, ls, le, i;
+  uint32_t ls, le, upto;
   if (d->file == UINT32_MAX) {
     sb_printf(ctx, b, "gdl: %s: %s\n", sevname[d->sev], d->msg);
     return;
@@ -120,57 +184,67 @@ static void format_diag(gdl_ctx *ctx, strbuf_t *b, const diag_t *d)
     sb_printf(ctx, b, "%s: %s: %s\n", f->name, sevname[d->sev], d->msg);
     return;
   }
-  diag_where(ctx, d->file, d->start, &line, &col);
-  sb_printf(ctx, b, "%s:%u:%u: %s: %s\n", f->name, line, col,
+  where_next(ctx, w, d->file, d->start);
+  sb_printf(ctx, b, "%s:%u:%u: %s: %s\n", f->name, w->line, w->col,
             sevname[d->sev], d->msg);
-  ls = d->start > f->len ? f->len : d->start;
-  while (ls > 0 && f->text[ls - 1] != '\n')
-    ls--;
-  le = ls;
-  while (le < f->len && f->text[le] != '\n' && f->text[le] != '\r')
-    le++;
+  /* the line: from ls to its first '\n' or '\r' (le), which need only be
+   * looked for as far as a window would show or as makes the line huge */
+  ls = w->ls;
+  le = w->cr;
+  if (le == UINT32_MAX) {
+    uint32_t lim = ls + 401 > w->off + 200 ? ls + 401 : w->off + 200;
+    if (lim > f->len)
+      lim = f->len;
+    for (le = w->off; le < lim; le++)
+      if (f->text[le] == '\n' || f->text[le] == '\r')
+        break;
+  }
   if (le - ls > 400) {    /* a huge line: show a window around the span */
     uint32_t from = d->start > ls + 60 ? d->start - 60 : ls;
     uint32_t to = from + 200 < le ? from + 200 : le;
     sb_puts(ctx, b, "  ...", 5);
-    for (i = from; i < to; i++) {
-      unsigned char ch = (unsigned char)f->text[i];
-      sb_putc(ctx, b, ch < 32 && ch != '\t' ? '?' : (char)ch);
-    }
+    put_shown(ctx, b, f->text + from, to > from ? to - from : 0);
     sb_puts(ctx, b, "...\n     ", 9);
-    for (i = from; i < d->start && i < to; i++)
-      sb_putc(ctx, b, f->text[i] == '\t' ? '\t' : ' ');
+    upto = d->start < to ? d->start : to;
+    put_pad(ctx, b, f->text + from, upto > from ? upto - from : 0);
     sb_puts(ctx, b, "^\n", 2);
     return;
   }
   sb_puts(ctx, b, "  ", 2);
-  for (i = ls; i < le; i++) {
-    unsigned char ch = (unsigned char)f->text[i];
-    sb_putc(ctx, b, (ch < 32 && ch != '\t') || ch == 127 ? '?' : (char)ch);
-  }
+  put_shown(ctx, b, f->text + ls, le - ls);
   sb_puts(ctx, b, "\n  ", 3);
-  for (i = ls; i < d->start && i < le; i++)
-    sb_putc(ctx, b, f->text[i] == '\t' ? '\t' : ' ');
+  upto = d->start < le ? d->start : le;
+  put_pad(ctx, b, f->text + ls, upto > ls ? upto - ls : 0);
   sb_putc(ctx, b, '^');
-  for (i = d->start + 1; i < d->end && i < le; i++)
-    sb_putc(ctx, b, '~');
+  upto = d->end < le ? d->end : le;
+  if (upto > d->start + 1) {      /* the rest of the span: ~~~ */
+    uint32_t at = b->n, n = upto - d->start - 1;
+    sb_puts(ctx, b, f->text + d->start + 1, n);
+    memset(b->s + at, '~', n);
+  }
   sb_putc(ctx, b, '\n');
+}
+
+static void format_all(gdl_ctx *ctx)
+{
+  where_t w = { UINT32_MAX, 0, 1, 1, 0, UINT32_MAX };
+  uint32_t i;
+  ctx->diagtext.n = 0;
+  sb_puts(ctx, &ctx->diagtext, "", 0);
+  for (i = 0; i < ctx->ndiags; i++)
+    format_diag(ctx, &ctx->diagtext, &ctx->diags[i], &w);
 }
 
 const char *gdl_diagnostics(const gdl_ctx *cctx)
 {
   gdl_ctx *ctx = (gdl_ctx *)cctx;   /* formatting caches the text */
-  uint32_t i;
   jmp_buf jb, *old = ctx->jmp;
   ctx->jmp = &jb;
   if (setjmp(jb)) {
     ctx->jmp = old;
     return "gdl: error: out of memory while formatting messages\n";
   }
-  ctx->diagtext.n = 0;
-  sb_puts(ctx, &ctx->diagtext, "", 0);
-  for (i = 0; i < ctx->ndiags; i++)
-    format_diag(ctx, &ctx->diagtext, &ctx->diags[i]);
+  format_all(ctx);
   ctx->jmp = old;
   return ctx->diagtext.s;
 }

@@ -116,13 +116,16 @@ void ctx_grow(gdl_ctx *ctx, void **p, uint32_t *cap, uint32_t need, size_t sz)
   *cap = (uint32_t)c;
 }
 
-/* Arena: chunks of 64 KiB (or one chunk for a bigger request). */
+/* Arena: chunks of 4 KiB, 8, 16, 32 and then 64 KiB (or one chunk for a
+ * bigger request).  Chunks are zeroed: a context for a small description
+ * (a term on a command line, a fuzzer's input) does not pay for 64 KiB. */
 void *ctx_arena(gdl_ctx *ctx, size_t n)
 {
   void *p;
   n = (n + 15) & ~(size_t)15;
   if (n > ctx->arena_left) {
-    size_t sz = n > 65536 ? n : 65536;
+    size_t want = (size_t)4096 << (ctx->narenas < 4 ? ctx->narenas : 4);
+    size_t sz = n > want ? n : want;
     char *chunk = ctx_alloc(ctx, sz);
     GROW(ctx, ctx->arenas, ctx->arenacap, ctx->narenas);
     ctx->arenas[ctx->narenas++] = chunk;
@@ -248,18 +251,28 @@ void sb_puts(gdl_ctx *ctx, strbuf_t *b, const char *s, size_t n)
   b->s[b->n] = 0;
 }
 
+/* Formats into the room the buffer has; only when the text does not fit
+ * is it made again after growing the buffer (vsnprintf is the costly part
+ * of a diagnostic's header line). */
 void sb_printf(gdl_ctx *ctx, strbuf_t *b, const char *fmt, ...)
 {
   va_list ap;
   int n;
+  size_t room;
+  sb_need(ctx, b, 127);               /* room for most lines at once */
+  room = (size_t)(b->cap - b->n);
   va_start(ap, fmt);
-  n = vsnprintf(NULL, 0, fmt, ap);
+  n = vsnprintf(b->s + b->n, room, fmt, ap);
   va_end(ap);
-  if (n < 0)
+  if (n < 0) {
+    b->s[b->n] = 0;
     return;
-  sb_need(ctx, b, (size_t)n);
-  va_start(ap, fmt);
-  vsnprintf(b->s + b->n, (size_t)n + 1, fmt, ap);
-  va_end(ap);
+  }
+  if ((size_t)n >= room) {
+    sb_need(ctx, b, (size_t)n);
+    va_start(ap, fmt);
+    vsnprintf(b->s + b->n, (size_t)n + 1, fmt, ap);
+    va_end(ap);
+  }
   b->n += (uint32_t)n;
 }

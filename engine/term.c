@@ -44,7 +44,7 @@ static int32_t parse_num(const char *s, size_t n)
 
 static void sym_rehash(gdl_ctx *ctx)
 {
-  uint32_t cap = ctx->symmask ? (ctx->symmask + 1) * 2 : 1024, i;
+  uint32_t cap = ctx->symmask ? (ctx->symmask + 1) * 2 : 256, i;
   uint32_t *h = ctx_alloc(ctx, cap * sizeof *h);
   for (i = 1; i < ctx->nsyms; i++) {
     uint32_t j = ctx->syms[i].hash & (cap - 1);
@@ -146,7 +146,7 @@ static int term_same(const gdl_ctx *ctx, const term_t *t, int kind,
 
 static void term_rehash(gdl_ctx *ctx)
 {
-  uint32_t cap = ctx->termmask ? (ctx->termmask + 1) * 2 : 4096, i;
+  uint32_t cap = ctx->termmask ? (ctx->termmask + 1) * 2 : 256, i;
   uint32_t *h = ctx_alloc(ctx, (size_t)cap * sizeof *h);
   for (i = 1; i < ctx->nterms; i++) {
     uint32_t j = ctx->terms[i].hash & (cap - 1);

@@ -12,6 +12,7 @@ typedef struct { uint32_t start, end; } gdl_loc;   /* bison's YYLTYPE */
 struct gdl_lexstate {
   gdl_ctx *ctx;        /* owner of nodes, symbols and messages */
   uint32_t file;       /* file index in the context */
+  const char *text;    /* the file's text (the scanner reads a copy) */
   uint32_t off;        /* byte offset of the next character */
   uint32_t depth;      /* '(' open now */
   uint32_t outer;      /* offset of the outermost '(' open now */

@@ -28,6 +28,7 @@ int gdl_lex_next(YYSTYPE *lval, YYLTYPE *lloc, yyscan_t scanner);
 #include <string.h>
 #include "lexer.h"
 #define yylex gdl_lex_next
+YY_BUFFER_STATE gdl_lex_scan(const char *text, size_t len, yyscan_t scanner);
 static void yyerror(YYLTYPE *loc, yyscan_t scanner, gdl_node *forms,
                     const char *msg);
 
@@ -132,7 +133,12 @@ struct parse_job {
 static int parse_run(void *arg)
 {
   struct parse_job *job = arg;
-  job->buf = yy_scan_bytes(job->text, (int)job->len, job->scanner);
+  job->buf = gdl_lex_scan(job->text, job->len, job->scanner);
+  if (!job->buf) {
+    gdl_ast_error(job->ls.ctx, job->ls.file, 0, 0,
+                  "out of memory: the scanner's buffer");
+    return 1;
+  }
   return yyparse(job->scanner, job->forms);
 }
 
@@ -154,6 +160,7 @@ int gdl_parse_file(gdl_ctx *ctx, uint32_t file, const char *text,
   memset(&job, 0, sizeof job);
   job.ls.ctx = ctx;
   job.ls.file = file;
+  job.ls.text = text;
   job.text = text;
   job.len = len;
   job.forms = forms;

@@ -647,6 +647,28 @@ START_TEST(test_include_missing)
 }
 END_TEST
 
+/* A NUL byte in the name (found by fuzzing, tests/fuzz/regress/read/):
+ * the scanner looked for the closing quote with strchr, stopped at the
+ * NUL and took the length from a null pointer, which asked for 2^64
+ * bytes ("out of memory").  Now it is an error at the include line. */
+START_TEST(test_include_nul_in_name)
+{
+  static const char text[] = "(p a)\n;#include \"x.\0\0kif\"\n(p b)\n";
+  gdl_ctx *ctx = gdl_new();
+  const char *diags;
+  dt_diag d;
+  ck_assert_int_eq(gdl_load_string(ctx, "x.kif", text, sizeof text - 1),
+                   GDL_EINPUT);
+  diags = gdl_diagnostics(ctx);
+  ck_assert_int_eq(gdl_error_count(ctx), 1);
+  ck_assert_msg(dt_find(diags, "error", "name holds a NUL byte", &d), "%s",
+                diags);
+  ck_assert_uint_eq(d.line, 2);
+  ck_assert_uint_eq(d.col, 1);
+  gdl_free(ctx);
+}
+END_TEST
+
 /* `;#include` only counts at the start of a line; elsewhere it is a
  * comment like any other. */
 static const char *const not_includes[] = {
@@ -720,6 +742,7 @@ Suite *parse_suite(void)
   tcase_add_test(tc, test_load_after_compile);
   tcase_add_test(tc, test_include);
   tcase_add_test(tc, test_include_missing);
+  tcase_add_test(tc, test_include_nul_in_name);
   tcase_add_loop_test(tc, test_include_only_at_line_start, 0,
                       sizeof not_includes / sizeof *not_includes);
   suite_add_tcase(s, tc);

@@ -241,6 +241,39 @@ START_TEST(test_nul_bytes)
 }
 END_TEST
 
+/* A run of 1 MB of NUL bytes, and another in a comment, read in linear
+ * time: flex took each NUL for the end of its buffer and scanned the token
+ * so far again, so 100 KB took 81 s and 1 MB would take hours (found by
+ * profiling the reader's fuzz target; tests/fuzz/regress/read/).  The run
+ * is one error; the comment is a comment. */
+START_TEST(test_nul_run)
+{
+  size_t n = 1u << 20, len = 0;
+  char *text = malloc(2 * n + 100);
+  gdl_ctx *ctx = gdl_new();
+  gdl_status st;
+  const char *diags;
+  dt_diag d;
+  len += (size_t)sprintf(text, "(role a)\n");
+  memset(text + len, 0, n);
+  len += n;
+  len += (size_t)sprintf(text + len, "\n; ");
+  memset(text + len, 0, n);
+  len += n;
+  len += (size_t)sprintf(text + len, "\n(p b)\n");
+  st = load_bytes(ctx, text, len);
+  diags = gdl_diagnostics(ctx);
+  ck_assert_int_eq(st, GDL_EINPUT);
+  ck_assert_int_eq(gdl_error_count(ctx), 1);
+  ck_assert_msg(dt_find(diags, "error", "stray control character", &d),
+                "%.2000s", diags);
+  ck_assert_uint_eq(d.line, 2);
+  ck_assert_uint_eq(d.col, 1);
+  gdl_free(ctx);
+  free(text);
+}
+END_TEST
+
 /* ---- nesting ------------------------------------------------------------ */
 
 static char *repeat(const char *pre, size_t npre, const char *mid,
@@ -766,6 +799,7 @@ Suite *robust_suite(void)
   tcase_add_test(tc, test_truncated_every_byte);
   tcase_add_test(tc, test_random);
   tcase_add_test(tc, test_nul_bytes);
+  tcase_add_test(tc, test_nul_run);
   tcase_add_loop_test(tc, test_deep_parens, 0,
                       sizeof deep_close / sizeof *deep_close);
   tcase_add_test(tc, test_deep_term);

@@ -703,13 +703,34 @@ static int may_unify(const gdl_ctx *ctx, gdl_term a, gdl_term b)
   return 1;
 }
 
+/* The rule graph: rule A depends on rule B when a body atom of A may
+ * unify with the head of B.  The rules of a relation are kept in runs:
+ * rules next to each other (in the order written) that have one head
+ * term, as the expansions of a rule with `or` do.  A body atom may use
+ * every rule of a run or none, so a rule's edges are listed as runs, one
+ * test of unification each: a rule with 12 binary `or`s expands to 4,096
+ * rules, and four of them on one relation made 2^28 edges one by one
+ * (1 GB and 12 s for a 1 KB file).
+ *
+ * Tarjan's algorithm walks the edges in the order of the rules, as if each
+ * were listed; it keeps its path in g->frame rather than on the C stack,
+ * which a chain of 100,000 rules overflowed.  The rules of a run are
+ * visited in order (from the run, or as roots in order), so those visited
+ * are a prefix of it (nvis), and those of them still on the stack start
+ * at lo: an edge to a run needs only its first rule on the stack and its
+ * first rule not visited, and the components come out in the order the
+ * rule-by-rule walk gave them. */
 typedef struct {
   gdl_ctx *ctx;
-  uint32_t **adj;      /* per rule: the rules its body may use */
+  uint32_t **adj;      /* per rule: the runs its body may use */
   uint32_t *nadj, *adjcap;
   uint32_t *index, *low, *stack, nstack, counter;
   uint8_t *onstack;
-  uint32_t *comp;      /* per rule: its component */
+  uint32_t *frame, *next;   /* the depth-first path: rule, edge */
+  const uint32_t **member;  /* per run: its rules, in order */
+  uint32_t *size, *nvis, *lo;   /* per run: rules, visited, first on the
+                                   stack (nvis when none is) */
+  uint32_t *runof;          /* per rule: its run */
 } graph_t;
 
 static void add_edge(graph_t *g, uint32_t from, uint32_t to)
@@ -718,39 +739,65 @@ static void add_edge(graph_t *g, uint32_t from, uint32_t to)
   g->adj[from][g->nadj[from]++] = to;
 }
 
-static void tarjan(graph_t *g, uint32_t v)
+/* Numbers rule v and puts it on the stack and the path. */
+static void tarjan_enter(graph_t *g, uint32_t v, uint32_t *depth)
 {
-  gdl_ctx *ctx = g->ctx;
-  uint32_t i;
+  uint32_t u = g->runof[v];
   g->index[v] = g->low[v] = ++g->counter;
   g->stack[g->nstack++] = v;
   g->onstack[v] = 1;
-  for (i = 0; i < g->nadj[v]; i++) {
-    uint32_t w = g->adj[v][i];
-    if (!g->index[w]) {
-      tarjan(g, w);
-      if (g->low[w] < g->low[v])
-        g->low[v] = g->low[w];
-    } else if (g->onstack[w] && g->index[w] < g->low[v]) {
-      g->low[v] = g->index[w];
+  g->nvis[u]++;                /* v is member[u][nvis[u]]: see above */
+  g->frame[*depth] = v;
+  g->next[(*depth)++] = 0;
+}
+
+/* Rule v is the root of a component: its rules come off the stack and
+ * make the next component. */
+static void tarjan_component(graph_t *g, uint32_t v)
+{
+  gdl_ctx *ctx = g->ctx;
+  scc_t *s = &ctx->sccs[ctx->nsccs];
+  uint32_t w, n = 0, k = g->nstack;
+  do {
+    w = g->stack[--k];
+    n++;
+  } while (w != v);
+  s->rules = ctx_arena(ctx, n * sizeof *s->rules);
+  s->rels = ctx_arena(ctx, n * sizeof *s->rels);
+  do {
+    uint32_t u;
+    w = g->stack[--g->nstack];
+    g->onstack[w] = 0;
+    ctx->rules[w].scc = ctx->nsccs;
+    s->rules[s->nrules++] = w;
+    u = g->runof[w];
+    while (g->lo[u] < g->nvis[u] && !g->onstack[g->member[u][g->lo[u]]])
+      g->lo[u]++;
+  } while (w != v);
+  ctx->nsccs++;
+}
+
+static void tarjan(graph_t *g, uint32_t root)
+{
+  uint32_t depth = 0;
+  tarjan_enter(g, root, &depth);
+  while (depth > 0) {
+    uint32_t v = g->frame[depth - 1];
+    if (g->next[depth - 1] < g->nadj[v]) {
+      uint32_t u = g->adj[v][g->next[depth - 1]];
+      if (g->lo[u] < g->nvis[u] &&
+          g->index[g->member[u][g->lo[u]]] < g->low[v])
+        g->low[v] = g->index[g->member[u][g->lo[u]]];
+      if (g->nvis[u] < g->size[u])
+        tarjan_enter(g, g->member[u][g->nvis[u]], &depth);
+      else
+        g->next[depth - 1]++;
+      continue;
     }
-  }
-  if (g->low[v] == g->index[v]) {
-    scc_t *s = &ctx->sccs[ctx->nsccs];
-    uint32_t w, n = 0, k = g->nstack;
-    do {
-      w = g->stack[--k];
-      n++;
-    } while (w != v);
-    s->rules = ctx_arena(ctx, n * sizeof *s->rules);
-    s->rels = ctx_arena(ctx, n * sizeof *s->rels);
-    do {
-      w = g->stack[--g->nstack];
-      g->onstack[w] = 0;
-      ctx->rules[w].scc = ctx->nsccs;
-      s->rules[s->nrules++] = w;
-    } while (w != v);
-    ctx->nsccs++;
+    if (g->low[v] == g->index[v])
+      tarjan_component(g, v);
+    if (--depth > 0 && g->low[v] < g->low[g->frame[depth - 1]])
+      g->low[g->frame[depth - 1]] = g->low[v];
   }
 }
 
@@ -767,26 +814,26 @@ static void scc_relations(gdl_ctx *ctx, scc_t *s)
   }
 }
 
-/* Components of the rule graph: rule A depends on rule B when a body atom
- * of A may unify with the head of B.  Facts depend on nothing, so they go
- * first, one component per phase (filled in by compute_phases). */
+/* Components of the rule graph (see graph_t).  Facts depend on nothing,
+ * so they go first, one component per phase (filled in by
+ * compute_phases). */
 static void build_sccs(gdl_ctx *ctx)
 {
   graph_t g;
-  uint32_t i, j, k, N = ctx->nrules;
+  uint32_t i, j, k, N = ctx->nrules, R = 0;
   uint32_t **byrel, *nbyrel, *byrelcap;
+  uint32_t **runs, *nruns, *runscap;   /* per relation: its runs */
+  uint32_t *sole;        /* per run: the component of all its rules, or
+                            UINT32_MAX when they are in several */
   memset(&g, 0, sizeof g);
   g.ctx = ctx;
-  g.adj = ctx_alloc(ctx, (N + 1) * sizeof *g.adj);
-  g.nadj = ctx_alloc(ctx, (N + 1) * sizeof *g.nadj);
-  g.adjcap = ctx_alloc(ctx, (N + 1) * sizeof *g.adjcap);
-  g.index = ctx_alloc(ctx, (N + 1) * sizeof *g.index);
-  g.low = ctx_alloc(ctx, (N + 1) * sizeof *g.low);
-  g.stack = ctx_alloc(ctx, (N + 1) * sizeof *g.stack);
-  g.onstack = ctx_alloc(ctx, N + 1);
   byrel = ctx_alloc(ctx, ctx->nrels * sizeof *byrel);
   nbyrel = ctx_alloc(ctx, ctx->nrels * sizeof *nbyrel);
   byrelcap = ctx_alloc(ctx, ctx->nrels * sizeof *byrelcap);
+  runs = ctx_alloc(ctx, ctx->nrels * sizeof *runs);
+  nruns = ctx_alloc(ctx, ctx->nrels * sizeof *nruns);
+  runscap = ctx_alloc(ctx, ctx->nrels * sizeof *runscap);
+  g.runof = ctx_alloc(ctx, (N + 1) * sizeof *g.runof);
   for (i = 0; i < N; i++) {
     uint32_t r = ctx->rules[i].rel;
     if (ctx->rules[i].nbody == 0)
@@ -794,16 +841,48 @@ static void build_sccs(gdl_ctx *ctx)
     GROW(ctx, byrel[r], byrelcap[r], nbyrel[r]);
     byrel[r][nbyrel[r]++] = i;
   }
+  for (i = 0; i < ctx->nrels; i++)     /* runs: R of them, by relation */
+    for (k = 0; k < nbyrel[i]; k++) {
+      uint32_t b = byrel[i][k];
+      if (k == 0 || ctx->rules[b].head != ctx->rules[byrel[i][k - 1]].head) {
+        GROW(ctx, runs[i], runscap[i], nruns[i]);
+        runs[i][nruns[i]++] = R++;
+      }
+    }
+  g.member = ctx_alloc(ctx, (R + 1) * sizeof *g.member);
+  g.size = ctx_alloc(ctx, (R + 1) * sizeof *g.size);
+  g.nvis = ctx_alloc(ctx, (R + 1) * sizeof *g.nvis);
+  g.lo = ctx_alloc(ctx, (R + 1) * sizeof *g.lo);
+  sole = ctx_alloc(ctx, (R + 1) * sizeof *sole);
+  for (i = 0; i < ctx->nrels; i++)
+    for (j = 0, k = 0; k < nbyrel[i]; k++) {
+      uint32_t b = byrel[i][k];
+      if (k > 0 && ctx->rules[b].head != ctx->rules[byrel[i][k - 1]].head)
+        j++;
+      if (g.size[runs[i][j]] == 0)
+        g.member[runs[i][j]] = &byrel[i][k];
+      g.runof[b] = runs[i][j];
+      g.size[runs[i][j]]++;
+    }
+  g.adj = ctx_alloc(ctx, (N + 1) * sizeof *g.adj);
+  g.nadj = ctx_alloc(ctx, (N + 1) * sizeof *g.nadj);
+  g.adjcap = ctx_alloc(ctx, (N + 1) * sizeof *g.adjcap);
+  g.index = ctx_alloc(ctx, (N + 1) * sizeof *g.index);
+  g.low = ctx_alloc(ctx, (N + 1) * sizeof *g.low);
+  g.stack = ctx_alloc(ctx, (N + 1) * sizeof *g.stack);
+  g.onstack = ctx_alloc(ctx, N + 1);
+  g.frame = ctx_alloc(ctx, (N + 1) * sizeof *g.frame);
+  g.next = ctx_alloc(ctx, (N + 1) * sizeof *g.next);
   for (i = 0; i < N; i++) {
     const rule_t *r = &ctx->rules[i];
     for (j = 0; j < r->nbody; j++) {
       const lit_t *l = &r->body[j];
       if (l->kind != L_POS && l->kind != L_NEG)
         continue;
-      for (k = 0; k < nbyrel[l->rel]; k++) {
-        uint32_t b = byrel[l->rel][k];
-        if (may_unify(ctx, l->a, ctx->rules[b].head))
-          add_edge(&g, i, b);
+      for (k = 0; k < nruns[l->rel]; k++) {
+        uint32_t u = runs[l->rel][k];
+        if (may_unify(ctx, l->a, ctx->rules[g.member[u][0]].head))
+          add_edge(&g, i, u);
       }
     }
   }
@@ -820,28 +899,47 @@ static void build_sccs(gdl_ctx *ctx)
   for (i = 0; i < N; i++)
     if (ctx->rules[i].nbody && !g.index[i])
       tarjan(&g, i);
-  /* recursive components and literals */
+  for (k = 0; k < R; k++) {
+    sole[k] = ctx->rules[g.member[k][0]].scc;
+    for (j = 1; j < g.size[k]; j++)
+      if (ctx->rules[g.member[k][j]].scc != sole[k])
+        sole[k] = UINT32_MAX;
+  }
+  /* recursive components and literals: a literal that may use a rule of
+   * its own rule's component */
   for (i = 0; i < N; i++) {
     rule_t *r = &ctx->rules[i];
     for (j = 0; j < r->nbody; j++) {
       lit_t *l = &r->body[j];
       if (l->kind != L_POS && l->kind != L_NEG)
         continue;
-      for (k = 0; k < g.nadj[i]; k++)
-        if (ctx->rules[g.adj[i][k]].scc == r->scc &&
-            ctx->rules[g.adj[i][k]].rel == l->rel &&
-            may_unify(ctx, l->a, ctx->rules[g.adj[i][k]].head)) {
-          l->rec = 1;
-          ctx->sccs[r->scc].recursive = 1;
-          break;
-        }
+      for (k = 0; k < g.nadj[i] && !l->rec; k++) {
+        uint32_t u = g.adj[i][k], m;
+        const rule_t *h = &ctx->rules[g.member[u][0]];
+        if (h->rel != l->rel || !may_unify(ctx, l->a, h->head))
+          continue;
+        for (m = 0; m < g.size[u]; m++)
+          if (ctx->rules[g.member[u][m]].scc == r->scc) {
+            l->rec = 1;
+            ctx->sccs[r->scc].recursive = 1;
+            break;
+          } else if (sole[u] != UINT32_MAX) {
+            break;         /* one component, not this one */
+          }
+      }
     }
   }
-  for (i = 0; i < ctx->nrels; i++)
+  for (i = 0; i < ctx->nrels; i++) {
     ctx_free(ctx, byrel[i]);
+    ctx_free(ctx, runs[i]);
+  }
   ctx_free(ctx, byrel);
   ctx_free(ctx, nbyrel);
   ctx_free(ctx, byrelcap);
+  ctx_free(ctx, runs);
+  ctx_free(ctx, nruns);
+  ctx_free(ctx, runscap);
+  ctx_free(ctx, sole);
   for (i = 0; i < N; i++)
     ctx_free(ctx, g.adj[i]);
   ctx_free(ctx, g.adj);
@@ -851,6 +949,13 @@ static void build_sccs(gdl_ctx *ctx)
   ctx_free(ctx, g.low);
   ctx_free(ctx, g.stack);
   ctx_free(ctx, g.onstack);
+  ctx_free(ctx, g.frame);
+  ctx_free(ctx, g.next);
+  ctx_free(ctx, g.member);
+  ctx_free(ctx, g.size);
+  ctx_free(ctx, g.nvis);
+  ctx_free(ctx, g.lo);
+  ctx_free(ctx, g.runof);
 }
 
 static int term_occurs_in_head(const gdl_ctx *ctx, gdl_term t, gdl_term head)

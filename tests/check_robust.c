@@ -353,6 +353,62 @@ START_TEST(test_deep_term)
 }
 END_TEST
 
+/* ---- many rules ---------------------------------------------------------- */
+
+/* Four rules with 12 binary `or`s each expand to 16,384 rules of one
+ * recursive relation.  The dependency graph listed an edge from each to
+ * each, 2^28 of them: 1 GB and 12 s for this 1 KB text (found by the
+ * reader's fuzz target, whose inputs had such rules).  Now it is an edge
+ * per run of rules with one head, and it fits in a 64 MB limit. */
+START_TEST(test_or_expansions)
+{
+  char text[2048];
+  size_t n = 0;
+  int k, j;
+  gdl_status st;
+  gdl_ctx *ctx = gdl_new();
+  for (k = 0; k < 4; k++) {
+    n += (size_t)snprintf(text + n, sizeof text - n, "(<= (p ?x) (p ?x)");
+    for (j = 0; j < 12; j++)
+      n += (size_t)snprintf(text + n, sizeof text - n,
+                            " (or (a ?x) (b ?x))");
+    n += (size_t)snprintf(text + n, sizeof text - n, ")\n");
+  }
+  n += (size_t)snprintf(text + n, sizeof text - n, "(a 1) (b 2) (p 1)\n");
+  gdl_set_memory_limit(ctx, 64u << 20);
+  st = load_bytes(ctx, text, n);
+  ck_assert_msg(st == GDL_OK, "%d: %s %.500s", (int)st, gdl_errmsg(ctx),
+                gdl_diagnostics(ctx));
+  ck_assert_int_eq(answers(ctx, "(p ?x)"), 1);
+  gdl_free(ctx);
+}
+END_TEST
+
+/* A chain of 120,000 rules, (p0 ?x) from (p1 ?x) from ... (p120000 1).
+ * Tarjan's algorithm in the checker recursed once a rule and overflowed
+ * the stack past about 100,000 (a crash); the bound on each relation's
+ * size recursed too (under ASan it overflowed first), and took a pass
+ * over all rules for each relation. */
+START_TEST(test_rule_chain)
+{
+  enum { N = 120000 };
+  size_t cap = (size_t)N * 40 + 100, n = 0;
+  char *text = malloc(cap);
+  int k;
+  gdl_status st;
+  gdl_ctx *ctx = gdl_new();
+  for (k = 0; k < N; k++)
+    n += (size_t)snprintf(text + n, cap - n, "(<= (p%d ?x) (p%d ?x))\n", k,
+                          k + 1);
+  n += (size_t)snprintf(text + n, cap - n, "(p%d 1)\n", N);
+  st = load_bytes(ctx, text, n);
+  ck_assert_msg(st == GDL_OK, "%d: %s", (int)st, gdl_errmsg(ctx));
+  ck_assert_int_eq(answers(ctx, "(p0 ?x)"), 1);
+  gdl_free(ctx);
+  free(text);
+}
+END_TEST
+
 /* ---- huge symbols and lines --------------------------------------------- */
 
 #define MB (1u << 20)
@@ -815,6 +871,8 @@ Suite *robust_suite(void)
   tc = tcase_create("limits");
   tcase_set_timeout(tc, 10);
   tcase_add_test(tc, test_unbounded_recursion);
+  tcase_add_test(tc, test_or_expansions);
+  tcase_add_test(tc, test_rule_chain);
   tcase_add_test(tc, test_fact_limit);
   tcase_add_test(tc, test_memory_limit);
   tcase_add_test(tc, test_tiny_memory_limit);

@@ -974,6 +974,19 @@ void ground_search_mode(gdl_ctx *ctx, int on)
 
 /* ---- public ----------------------------------------------------------- */
 
+/* ctx_alloc in a public call before any jump target is set: NULL, with
+ * the message, when memory runs out (tests/fuzz/regress/). */
+static void *alloc_or_null(gdl_ctx *ctx, size_t n)
+{
+  jmp_buf jb, *old = ctx->jmp;
+  void *p = NULL;
+  ctx->jmp = &jb;
+  if (!setjmp(jb))
+    p = ctx_alloc(ctx, n);
+  ctx->jmp = old;
+  return p;
+}
+
 gdl_status gdl_use_engine(gdl_ctx *ctx, gdl_engine e)
 {
   gdl_status st;
@@ -993,10 +1006,12 @@ gdl_status gdl_use_engine(gdl_ctx *ctx, gdl_engine e)
     /* grounding has its own budget (facts, time); past it the
      * interpreter stays in use */
     size_t limit = ctx->fact_limit;
-    uint8_t *lazy = ctx_alloc(ctx, ctx->nrels + 1);
+    uint8_t *lazy = alloc_or_null(ctx, ctx->nrels + 1);
     uint32_t i;
     int nlazy = ctx->nlazy, own = 0;
     double deadline = ctx->deadline;
+    if (!lazy)                 /* out of memory: nothing changed yet */
+      return GDL_ELIMIT;
     for (i = 0; i < ctx->nrels; i++)
       lazy[i] = ctx->rels[i].lazy;
     if (ctx->fact_limit > MAX_RELAXED_FACTS)

@@ -846,6 +846,27 @@ START_TEST(test_cli_empty_and_binary)
 }
 END_TEST
 
+/* gdl_use_engine at the memory limit returns GDL_ELIMIT; it allocated
+ * before any jump target and aborted (doc/robustness.md, bug 5). */
+START_TEST(test_use_engine_at_limit)
+{
+  static const char game[] =
+    "(role r) (init (c 1)) (<= (legal r go) (true (c 1)))\n"
+    "(<= (next (c 2)) (does r go)) (<= terminal (true (c 2)))\n"
+    "(<= (goal r 100) (true (c 2))) (<= (goal r 0) (true (c 1)))\n";
+  gdl_ctx *ctx = gdl_new();
+  ck_assert_int_eq(gdl_load_string(ctx, "x.kif", game, sizeof game - 1),
+                   GDL_OK);
+  ck_assert_int_eq(gdl_compile(ctx, 0), GDL_OK);
+  gdl_set_memory_limit(ctx, gdl_memory_used(ctx));   /* not a byte more */
+  ck_assert_int_eq(gdl_use_engine(ctx, GDL_ENGINE_GROUND), GDL_ELIMIT);
+  ck_assert_int_eq(gdl_use_engine(ctx, GDL_ENGINE_AUTO), GDL_ELIMIT);
+  gdl_set_memory_limit(ctx, 0);
+  ck_assert_int_eq(gdl_use_engine(ctx, GDL_ENGINE_GROUND), GDL_OK);
+  gdl_free(ctx);
+}
+END_TEST
+
 Suite *robust_suite(void)
 {
   Suite *s = suite_create("robust");
@@ -887,6 +908,7 @@ Suite *robust_suite(void)
   suite_add_tcase(s, tc);
   tc = tcase_create("cli");
   tcase_set_timeout(tc, 30);
+  tcase_add_test(tc, test_use_engine_at_limit);
   tcase_add_test(tc, test_cli_missing_file);
   tcase_add_test(tc, test_cli_directory);
   tcase_add_test(tc, test_cli_nul_bytes);

@@ -343,6 +343,8 @@ typedef struct {
   int prune;               /* dead ends (estimate.c): 0 default, pruned by
                               astar, idastar, gbfs and auto, not by the
                               blind searches; 1 pruned; -1 not */
+  unsigned threads;        /* bfs: threads to search on (0: one per core
+                              of the machine; 1: the caller's only) */
 } gdl_solve_opts;
 
 typedef enum { GDL_SOLVED, GDL_UNSOLVABLE, GDL_LIMIT } gdl_solve_status;
@@ -364,6 +366,7 @@ typedef struct {
                               one of its searches) */
   unsigned estimate;       /* h_max of the start (0 without estimates) */
   uint32_t latches;        /* fluents found latched (0 without) */
+  unsigned threads;        /* threads the search ran on */
 } gdl_solve_result;
 
 /* Searches for a plan from the initial state (or opts->start) to a

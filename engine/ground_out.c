@@ -150,6 +150,12 @@ uint32_t ground_state_words(gdl_ctx *ctx)
   return 2 * ((G->ntslots + 63) / 64);
 }
 
+/* The fluent slots a state has: its bits past them are 0. */
+uint32_t ground_state_slots(gdl_ctx *ctx)
+{
+  return ground_state_words(ctx) ? ctx->ground->ntslots : 0;
+}
+
 /* State s as bits (ground_state_words() words).  A fact with no slot is
  * read by no rule and made by no `next` (an init fact nothing uses): it
  * cannot change what any state derives, so it is left out.  Returns 1. */

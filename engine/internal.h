@@ -23,6 +23,8 @@
 
 void *ctx_alloc(gdl_ctx *ctx, size_t n);             /* zeroed */
 void *ctx_realloc(gdl_ctx *ctx, void *p, size_t n);
+/* The same, NULL (p kept) instead of a throw: for worker threads. */
+void *ctx_try_realloc(gdl_ctx *ctx, void *p, size_t n);
 void ctx_free(gdl_ctx *ctx, void *p);
 void *ctx_arena(gdl_ctx *ctx, size_t n);             /* zeroed, freed with ctx */
 char *ctx_strdup(gdl_ctx *ctx, const char *s, size_t n);
@@ -302,6 +304,8 @@ int ground_is_legal(gdl_ctx *ctx, size_t role, gdl_term move);
 void ground_next(gdl_ctx *ctx, const gdl_term *moves, gdl_state *out);
 /* States as bits over the fluent slots, for a search (see ground.c). */
 uint32_t ground_state_words(gdl_ctx *ctx);
+/* ... and the fluent slots in them: the bits past those are 0. */
+uint32_t ground_state_slots(gdl_ctx *ctx);
 int ground_state_bits(gdl_ctx *ctx, const gdl_state *s, uint32_t *w);
 void ground_set_bits(gdl_ctx *ctx, const uint32_t *w);
 void ground_next_bits(gdl_ctx *ctx, const gdl_term *moves, uint32_t *w);
@@ -314,6 +318,42 @@ int ground_random_steps(gdl_ctx *ctx, uint64_t *rng, size_t max_steps,
 /* The current state's facts with the grounded engine (game.c). */
 const gdl_state *cur_state(gdl_ctx *ctx);
 void ground_advanced_facts(gdl_ctx *ctx, gdl_state *out);
+
+/* ---- many states at once (ground_batch.c) --------------------------- */
+
+/* The grounded network evaluated for up to 64 states (lanes) at once,
+ * read-only: each thread of a search has a batch of its own. */
+typedef struct gbatch gbatch_t;
+/* NULL where states are not bits of the grounded network. */
+gbatch_t *gbatch_new(gdl_ctx *ctx);
+void gbatch_free(gdl_ctx *ctx, gbatch_t *B);
+/* The lanes: n states of bits (ground_state_words each), evaluated. */
+void gbatch_states(gbatch_t *B, const uint32_t *const *w, uint32_t n);
+/* The lanes whose state is terminal; lane's goal value of role 0 (-1:
+ * none). */
+uint64_t gbatch_terminal(const gbatch_t *B);
+long gbatch_goal(const gbatch_t *B, uint32_t lane);
+/* The joint moves of a lane (0 when a role has none), numbered as
+ * successors() in search.c counts them: the last role's moves vary
+ * fastest; joint move j of a lane as terms, one a role. */
+uint64_t gbatch_joints(const gbatch_t *B, uint32_t lane);
+void gbatch_joint(const gbatch_t *B, uint32_t lane, uint64_t j,
+                  gdl_term *moves);
+/* Plays in each lane l of `lanes` its joint move pick[l]; its next
+ * state's bits to out[l]. */
+void gbatch_play(gbatch_t *B, const uint64_t *pick, uint64_t lanes,
+                 uint32_t *const *out);
+
+/* ---- breadth-first by levels (bfs.c) -------------------------------- */
+
+/* Breadth-first search of states as bits from `start` (ground_state_words
+ * of them) on bfs_threads(o->threads) threads, into r; 0 when states are
+ * not bits here (nothing done).  Throws GDL_ELIMIT at a limit, with the
+ * counts so far in r. */
+int bfs_levels(gdl_ctx *ctx, const gdl_solve_opts *o, gdl_solve_result *r,
+               const uint32_t *start);
+/* The threads a search runs on when `asked` (0: the machine's cores). */
+unsigned bfs_threads(unsigned asked);
 
 /* ---- estimates (estimate.c) ------------------------------------------- */
 

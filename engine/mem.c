@@ -90,6 +90,35 @@ void *ctx_realloc(gdl_ctx *ctx, void *p, size_t n)
   return nb + 1;
 }
 
+/* ctx_realloc that returns NULL (p kept) where it would throw: for a
+ * search's worker threads, which must not jump (a caller holds a lock
+ * around it, since the accounting is not atomic). */
+void *ctx_try_realloc(gdl_ctx *ctx, void *p, size_t n)
+{
+  block_t *b = p ? (block_t *)p - 1 : NULL, *nb;
+  size_t old = b ? b->size : 0;
+  if (ctx->fail_after >= 0 && ctx->fail_after-- == 0)
+    return NULL;
+  if (n > old && ctx->limit && ctx->used + (n - old) > ctx->limit)
+    return NULL;
+  if (b)
+    unlink_block(ctx, b);
+  nb = realloc(b, sizeof *nb + n);
+  if (!nb) {
+    if (b)
+      link_block(ctx, b);
+    return NULL;
+  }
+  if (!b)
+    memset(nb, 0, sizeof *nb + n);
+  ctx->used = ctx->used - old + n;
+  if (ctx->used > ctx->peak)
+    ctx->peak = ctx->used;
+  nb->size = n;
+  link_block(ctx, nb);
+  return nb + 1;
+}
+
 void ctx_free(gdl_ctx *ctx, void *p)
 {
   block_t *b;

@@ -599,6 +599,10 @@ static void search_bfs(search_t *S, int dfs)
   memset(&a, 0, sizeof a);
   a.dfs = dfs;
   start_state(S);
+  r->threads = 1;
+  if (!dfs && S->words && !(S->prune && S->E) &&
+      bfs_levels(ctx, S->o, r, S->cur.facts))
+    return;                    /* by levels, 64 states at a time (bfs.c) */
   store(S, &S->cur, state_hash32(S, S->cur.facts, S->cur.n), 0, NULL, &isnew);
   if (dfs) {
     GROW(ctx, a.stack, a.stackcap, 0);
@@ -1217,6 +1221,7 @@ static gdl_status solve_one(gdl_ctx *ctx, const gdl_solve_opts *opts,
   memset(&S, 0, sizeof S);
   res->goal = -1;
   res->found_by = a;
+  res->threads = 1;
   S.ctx = ctx;
   S.o = opts;
   S.res = res;

@@ -1,0 +1,912 @@
+/*
+ * bfs.c - breadth-first search over states as bits, a level at a time,
+ * on every core.
+ *
+ * The store.  A state is its fluent bits packed to the bit, one after
+ * the other in chunks of 1024 states; its id is its place.  The
+ * duplicate table holds ids: a 32-bit entry is id + 1 in the bits of
+ * the table's mask and the state's hash above them, so a probe unpacks a
+ * state only when those bits match; the table is kept at most 4/5 full.
+ * No parent, move or depth is stored, only the first id of each level: a
+ * plan is read back by expanding the level before the state's until one
+ * of its states makes it (the first in id order, the parent a pointer
+ * would have named), then the level before that one's, and so on.
+ *
+ * A level, in phases (the workers start again for each, so that between
+ * them only the caller runs: it grows the table and the pool, checks the
+ * limits and reports):
+ *   1. expand: batches of 64 states claimed in turn, each evaluated at
+ *      once by ground_batch.c; the children not stored before the level
+ *      are kept in the worker's buffer, a batch's together, by parent and
+ *      joint move.  So the batches in order give the children in the
+ *      order a search of one state at a time makes them: a child's place
+ *      in it is its `ref`.
+ *   2. dedup: each child is entered in the table by compare-and-swap, as
+ *      ref + nstates + 1 while the level is stored; where a child meets
+ *      itself the smaller ref stays (swapped in), the other is a
+ *      duplicate.  What stays is each new state's first making.
+ *   3. number: the new states take ids in ref order (counts per batch,
+ *      then sums), are written to the pool and their entries become
+ *      ids.
+ * So ids, counts and plans are those of one worker, whatever the number
+ * of threads.  A level with a state of goal 100 is the last: the children
+ * of the states before the first such are stored, as one state at a time
+ * would store them, and no others.  Workers never jump out: a limit they
+ * meet (time, interrupt, memory) stops every worker at its next batch.
+ */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+#include "internal.h"
+
+#if !defined(__EMSCRIPTEN__)
+#define GDL_THREADS 1
+#include <pthread.h>
+#include <unistd.h>
+#else
+#define GDL_THREADS 0
+#endif
+
+#define NONE UINT32_MAX
+#define CSHIFT 10                    /* a chunk: 1024 states */
+#define CSTATES (1u << CSHIFT)
+#define MAX_THREADS 64
+#define MAXLOAD(cap) ((uint64_t)(cap) / 5 * 4)
+
+typedef struct bfs bfs_t;
+
+struct expd { uint32_t id, joints; };
+
+typedef struct {
+  bfs_t *F;
+  unsigned t;                 /* 0: the caller */
+  gbatch_t *B;
+  uint32_t *in;               /* the lanes' states, words each */
+  const uint32_t *lane[64];   /* ... each */
+  uint32_t *out;              /* a batch's children, words each */
+  uint64_t outcap;            /* ... in words */
+  uint32_t *kid;              /* phase 1: children not stored before the
+                                 level, words each, a batch's together */
+  uint32_t *khash;            /* ... per child: its hash */
+  uint64_t nkid, kidcap, khcap;
+  struct expd *exp;           /* states expanded: id and joint moves */
+  uint64_t nexp, expcap;
+  long best;                  /* best goal of a terminal state ... */
+  uint32_t best_id;           /* ... first at */
+  uint32_t *tmp;              /* a state unpacked */
+  uint32_t lo, hi;            /* rehash: its ids */
+} worker_t;
+
+struct seg {                  /* a batch's children */
+  uint32_t t;                 /* in the buffer of worker t */
+  uint32_t n;                 /* how many (of parents before the goal) */
+  uint64_t off;               /* from child off there */
+  uint64_t ref;               /* the first one's ref */
+  uint32_t first;             /* phase 3: the first one's id */
+};
+
+struct bfs {
+  gdl_ctx *ctx;
+  const gdl_solve_opts *o;
+  gdl_solve_result *res;
+  uint32_t words, nbits, k;   /* 32-bit words, bits of a state; roles */
+  uint32_t cwords;            /* 64-bit words of a chunk */
+  uint64_t **chunk;
+  uint32_t nchunk, chunkcap;
+  uint32_t *table, mask;
+  uint32_t *newtab;           /* rehash: the table being made */
+  uint32_t nstates;           /* stored */
+  uint32_t *level;            /* first id of each level; level[nlevel] =
+                                 nstates between levels */
+  uint32_t nlevel, levelcap;
+  uint32_t lo, hi;            /* phase 1: the level */
+  uint32_t next;              /* the next batch to claim (atomic) */
+  uint32_t goal;              /* phase 1: least id with goal 100 (atomic) */
+  struct seg *seg;            /* per batch of the level */
+  uint32_t nseg, segcap;
+  uint32_t *slot;             /* phases 2, 3: per ref, its table slot, or
+                                 NONE: a duplicate (atomic) */
+  uint64_t nref;
+  uint32_t idend;             /* phase 3: the ids the level's end at */
+  uint32_t best_id;           /* the first state with goal res->goal */
+  int stop;                   /* a worker met a limit (atomic) */
+  char why[160];
+  unsigned nthreads;
+  int shared;                 /* several workers */
+  worker_t *w;
+  double t0, next_report;
+#if GDL_THREADS
+  pthread_mutex_t lock;       /* the context's allocator, why[] */
+#endif
+};
+
+static double now(void)
+{
+  struct timespec ts;
+  clock_gettime(CLOCK_MONOTONIC, &ts);
+  return (double)ts.tv_sec + (double)ts.tv_nsec * 1e-9;
+}
+
+static void lock(bfs_t *F)
+{
+#if GDL_THREADS
+  if (F->shared)
+    pthread_mutex_lock(&F->lock);
+#else
+  (void)F;
+#endif
+}
+
+static void unlock(bfs_t *F)
+{
+#if GDL_THREADS
+  if (F->shared)
+    pthread_mutex_unlock(&F->lock);
+#else
+  (void)F;
+#endif
+}
+
+/* Stops every worker, for the first reason given. */
+static void halt(bfs_t *F, const char *why)
+{
+  lock(F);
+  if (!__atomic_load_n(&F->stop, __ATOMIC_RELAXED)) {
+    snprintf(F->why, sizeof F->why, "%s", why);
+    __atomic_store_n(&F->stop, 1, __ATOMIC_RELEASE);
+  }
+  unlock(F);
+}
+
+static int stopped(bfs_t *F)
+{
+  return __atomic_load_n(&F->stop, __ATOMIC_ACQUIRE);
+}
+
+/* Grows a worker's buffer *p of *cap elements of sz bytes to hold need;
+ * 0 (and every worker stopped) when memory is out. */
+static int wgrow(bfs_t *F, void **p, uint64_t *cap, uint64_t need, size_t sz)
+{
+  uint64_t c = *cap ? *cap : 256;
+  void *q;
+  if (need <= *cap)
+    return 1;
+  while (c < need)
+    c *= 2;
+  lock(F);
+  q = ctx_try_realloc(F->ctx, *p, (size_t)(c * sz));
+  unlock(F);
+  if (!q) {
+    char why[64];
+    snprintf(why, sizeof why, "memory limit of %zu MB reached",
+             F->ctx->limit >> 20);
+    halt(F, why);
+    return 0;
+  }
+  *p = q;
+  *cap = c;
+  return 1;
+}
+
+/* Runs fn on every worker: the others on threads of their own. */
+static void run_workers(bfs_t *F, void *(*fn)(void *))
+{
+  unsigned t;
+#if GDL_THREADS
+  pthread_t th[MAX_THREADS];
+  unsigned started = 1;
+  for (t = 1; t < F->nthreads; t++, started++)
+    if (pthread_create(&th[t], NULL, fn, &F->w[t]) != 0)
+      break;                   /* fewer threads: the caller does more */
+  fn(&F->w[0]);
+  for (t = 1; t < started; t++)
+    pthread_join(th[t], NULL);
+  for (t = started; t < F->nthreads; t++)
+    fn(&F->w[t]);
+#else
+  for (t = 0; t < F->nthreads; t++)
+    fn(&F->w[t]);
+#endif
+}
+
+/* ---- the store -------------------------------------------------------- */
+
+static inline uint64_t ld(const uint64_t *p)
+{
+  return __atomic_load_n(p, __ATOMIC_RELAXED);
+}
+
+static inline uint64_t load64(const uint32_t *w)
+{
+  uint64_t x;
+  memcpy(&x, w, sizeof x);
+  return x;
+}
+
+static inline void unpack(const bfs_t *F, uint32_t id, uint32_t *w)
+{
+  const uint64_t *c = F->chunk[id >> CSHIFT];
+  uint64_t bit = (uint64_t)(id & (CSTATES - 1)) * F->nbits;
+  uint32_t b;
+  for (b = 0; b < F->nbits; b += 64) {
+    uint64_t q = (bit + b) >> 6, x;
+    unsigned sh = (unsigned)((bit + b) & 63);
+    x = ld(c + q) >> sh;
+    if (sh)
+      x |= ld(c + q + 1) << (64 - sh);
+    if (F->nbits - b < 64)
+      x &= ((uint64_t)1 << (F->nbits - b)) - 1;
+    w[b / 32] = (uint32_t)x;
+    w[b / 32 + 1] = (uint32_t)(x >> 32);
+  }
+}
+
+static inline void put(uint64_t *p, uint64_t x, int shared)
+{
+  if (shared)
+    __atomic_fetch_or(p, x, __ATOMIC_RELAXED);
+  else
+    *p |= x;
+}
+
+/* Writes state w at id, whose bits are 0; `shared` where a word of it
+ * may be another thread's too. */
+static void pack(const bfs_t *F, uint32_t id, const uint32_t *w, int shared)
+{
+  uint64_t *c = F->chunk[id >> CSHIFT];
+  uint64_t bit = (uint64_t)(id & (CSTATES - 1)) * F->nbits;
+  uint32_t b;
+  for (b = 0; b < F->nbits; b += 64) {
+    uint32_t nb = F->nbits - b < 64 ? F->nbits - b : 64;
+    uint64_t x = load64(w + b / 32), q = (bit + b) >> 6;
+    unsigned sh = (unsigned)((bit + b) & 63);
+    if (nb < 64)
+      x &= ((uint64_t)1 << nb) - 1;
+    put(c + q, x << sh, shared);
+    if (sh + nb > 64)
+      put(c + q + 1, x >> (64 - sh), shared);
+  }
+}
+
+static int same(const uint32_t *a, const uint32_t *b, uint32_t n)
+{
+  uint32_t i;
+  for (i = 0; i < n; i += 2)
+    if (load64(a + i) != load64(b + i))
+      return 0;
+  return 1;
+}
+
+static uint32_t hash_words(const uint32_t *w, uint32_t n)
+{
+  uint64_t h = 0x9e3779b97f4a7c15ull;
+  uint32_t i;
+  for (i = 0; i < n; i += 2) {
+    h = (h ^ load64(w + i)) * 0xbf58476d1ce4e5b9ull;
+    h ^= h >> 31;
+  }
+  h *= 0x94d049bb133111ebull;
+  return (uint32_t)(h >> 32);
+}
+
+/* Whether stored state id is w. */
+static inline int is_state(const bfs_t *F, uint32_t id, const uint32_t *w,
+                           uint32_t *tmp)
+{
+  const uint64_t *c = F->chunk[id >> CSHIFT];
+  uint64_t bit = (uint64_t)(id & (CSTATES - 1)) * F->nbits;
+  uint32_t b;
+  (void)tmp;
+  for (b = 0; b < F->nbits; b += 64) {
+    uint64_t q = (bit + b) >> 6, x;
+    unsigned sh = (unsigned)((bit + b) & 63);
+    x = ld(c + q) >> sh;
+    if (sh)
+      x |= ld(c + q + 1) << (64 - sh);
+    if (F->nbits - b < 64)
+      x &= ((uint64_t)1 << (F->nbits - b)) - 1;
+    if (x != load64(w + b / 32))
+      return 0;
+  }
+  return 1;
+}
+
+/* The stored state w (hash h), or NONE; tmp is scratch. */
+static uint32_t find(const bfs_t *F, const uint32_t *w, uint32_t h,
+                     uint32_t *tmp)
+{
+  uint32_t j, e, m = F->mask;
+  for (j = h & m; (e = __atomic_load_n(&F->table[j], __ATOMIC_ACQUIRE));
+       j = (j + 1) & m)
+    if ((e & ~m) == (h & ~m) && is_state(F, (e & m) - 1, w, tmp))
+      return (e & m) - 1;
+  return NONE;
+}
+
+static void *rehash_part(void *arg)
+{
+  worker_t *W = arg;
+  bfs_t *F = W->F;
+  uint32_t i, j, m = F->mask, e;
+  for (i = W->lo; i < W->hi; i++) {
+    uint32_t h;
+    unpack(F, i, W->tmp);
+    h = hash_words(W->tmp, F->words);
+    for (j = h & m;; j = (j + 1) & m) {
+      e = 0;
+      if (__atomic_compare_exchange_n(&F->newtab[j], &e, (h & ~m) | (i + 1),
+                                      0, __ATOMIC_RELAXED, __ATOMIC_RELAXED))
+        break;
+    }
+  }
+  return NULL;
+}
+
+/* Room for n states: chunks, and the table at most 4/5 full (the caller
+ * only, between phases). */
+static void make_room(bfs_t *F, uint64_t n)
+{
+  gdl_ctx *ctx = F->ctx;
+  uint32_t t, cap = F->mask + 1;
+  if (n > 0xfff00000u)
+    ctx_throw(ctx, GDL_ELIMIT, "more than 2^32 states");
+  while (F->nchunk < (n + CSTATES - 1) >> CSHIFT) {
+    GROW(ctx, F->chunk, F->chunkcap, F->nchunk);
+    F->chunk[F->nchunk++] = ctx_alloc(ctx, F->cwords * sizeof **F->chunk);
+  }
+  if (F->table && n <= MAXLOAD(cap))
+    return;
+  while (n > MAXLOAD(cap))
+    if ((cap *= 2) == 0)
+      ctx_throw(ctx, GDL_ELIMIT, "more than 2^31 states");
+  F->newtab = ctx_alloc(ctx, (size_t)cap * sizeof *F->table);
+  ctx_free(ctx, F->table);
+  F->table = NULL;
+  F->mask = cap - 1;
+  for (t = 0; t < F->nthreads; t++) {
+    F->w[t].lo = (uint32_t)((uint64_t)F->nstates * t / F->nthreads);
+    F->w[t].hi = (uint32_t)((uint64_t)F->nstates * (t + 1) / F->nthreads);
+  }
+  run_workers(F, rehash_part);
+  F->table = F->newtab;
+  F->newtab = NULL;
+}
+
+/* The chunks past the last state's given back. */
+static void trim(bfs_t *F)
+{
+  while (F->nchunk > ((uint64_t)F->nstates + CSTATES - 1) >> CSHIFT)
+    ctx_free(F->ctx, F->chunk[--F->nchunk]);
+}
+
+static double store_bytes(const bfs_t *F)
+{
+  return (double)((size_t)F->nchunk * F->cwords * 8 +
+                  (size_t)(F->mask + 1) * sizeof *F->table +
+                  (size_t)F->chunkcap * sizeof *F->chunk +
+                  (size_t)F->levelcap * sizeof *F->level);
+}
+
+/* ---- phase 1: a level expanded ---------------------------------------- */
+
+/* The lanes' states ids [b, b + n) evaluated in W's batch; with `test`,
+ * the terminal ones tested.  Returns the lanes to expand (not terminal,
+ * with a joint move, and before a state of goal 100), their joint moves
+ * in j[]. */
+static uint64_t take_up(worker_t *W, uint32_t b, uint32_t n, uint64_t *j,
+                        int test)
+{
+  bfs_t *F = W->F;
+  uint64_t term, lanes = 0;
+  uint32_t l;
+  for (l = 0; l < n; l++)
+    unpack(F, b + l, (uint32_t *)W->lane[l]);
+  gbatch_states(W->B, W->lane, n);
+  term = gbatch_terminal(W->B);
+  for (l = 0; l < n; l++) {
+    if (term >> l & 1) {
+      long g = test ? gbatch_goal(W->B, l) : -1;
+      if (g > W->best) {
+        W->best = g;
+        W->best_id = b + l;
+      }
+      if (g == 100) {          /* the least id: later lanes are not needed */
+        uint32_t old = __atomic_load_n(&F->goal, __ATOMIC_RELAXED);
+        while (b + l < old &&
+               !__atomic_compare_exchange_n(&F->goal, &old, b + l, 1,
+                                            __ATOMIC_RELAXED,
+                                            __ATOMIC_RELAXED))
+          ;
+        break;
+      }
+      continue;
+    }
+    if ((j[l] = gbatch_joints(W->B, l)) != 0)
+      lanes |= (uint64_t)1 << l;
+  }
+  return lanes;
+}
+
+/* The children of the lanes, each lane's in the order of its joint
+ * moves, to W->out: lane l's from off[l]. */
+static int make_children(worker_t *W, uint64_t lanes, const uint64_t *j,
+                         uint64_t *off)
+{
+  bfs_t *F = W->F;
+  uint64_t total = 0, most = 0, pass, pick[64], x;
+  uint32_t *outp[64];
+  for (x = lanes; x; x &= x - 1) {
+    uint32_t l = (uint32_t)__builtin_ctzll(x);
+    off[l] = total;
+    total += j[l];
+    if (j[l] > most)
+      most = j[l];
+  }
+  if (!wgrow(F, (void **)&W->out, &W->outcap, total * F->words + 1,
+             sizeof *W->out))
+    return 0;
+  for (pass = 0; pass < most; pass++) {
+    uint64_t on = 0;
+    for (x = lanes; x; x &= x - 1) {
+      uint32_t l = (uint32_t)__builtin_ctzll(x);
+      if (pass < j[l]) {
+        on |= (uint64_t)1 << l;
+        pick[l] = pass;
+        outp[l] = W->out + (off[l] + pass) * F->words;
+      }
+    }
+    gbatch_play(W->B, pick, on, outp);
+  }
+  return 1;
+}
+
+/* Keeps child s (hash h) for phase 2. */
+static int keep(worker_t *W, const uint32_t *s, uint32_t h)
+{
+  bfs_t *F = W->F;
+  if ((W->nkid + 1) * F->words > W->kidcap &&
+      !wgrow(F, (void **)&W->kid, &W->kidcap, (W->nkid + 1) * F->words,
+             sizeof *W->kid))
+    return 0;
+  if (W->nkid + 1 > W->khcap &&
+      !wgrow(F, (void **)&W->khash, &W->khcap, W->nkid + 1,
+             sizeof *W->khash))
+    return 0;
+  memcpy(W->kid + W->nkid * F->words, s, F->words * sizeof *s);
+  W->khash[W->nkid++] = h;
+  return 1;
+}
+
+static void report(bfs_t *F, int force);
+
+/* Checks the clock and the interrupt. */
+static void check_limits(bfs_t *F)
+{
+  gdl_ctx *ctx = F->ctx;
+  if (ctx->interrupt && *ctx->interrupt) {
+    halt(F, "interrupted");
+  } else if (ctx->deadline > 0 && now() > ctx->deadline) {
+    char why[64];
+    snprintf(why, sizeof why, "time limit of %g s reached",
+             F->o->max_seconds);
+    halt(F, why);
+  }
+}
+
+static void *expand(void *arg)
+{
+  worker_t *W = arg;
+  bfs_t *F = W->F;
+  uint64_t j[64], off[64], x, c;
+  for (;;) {
+    uint32_t b = __atomic_fetch_add(&F->next, 64, __ATOMIC_RELAXED), n;
+    struct seg *sg;
+    uint64_t lanes;
+    if (b >= F->hi || stopped(F))
+      break;
+    sg = &F->seg[(b - F->lo) / 64];
+    sg->t = W->t;
+    sg->off = W->nkid;
+    if (b > __atomic_load_n(&F->goal, __ATOMIC_RELAXED))
+      continue;                /* past a state of goal 100: none kept */
+    n = F->hi - b < 64 ? F->hi - b : 64;
+    lanes = take_up(W, b, n, j, 1);
+    if (!make_children(W, lanes, j, off) ||
+        !wgrow(F, (void **)&W->exp, &W->expcap,
+               W->nexp + (uint64_t)__builtin_popcountll(lanes),
+               sizeof *W->exp))
+      break;
+    for (x = lanes; x; x &= x - 1) {
+      uint32_t l = (uint32_t)__builtin_ctzll(x);
+      W->exp[W->nexp].id = b + l;
+      W->exp[W->nexp++].joints =
+          j[l] > UINT32_MAX ? UINT32_MAX : (uint32_t)j[l];
+      for (c = 0; c < j[l]; c++) {
+        const uint32_t *s = W->out + (off[l] + c) * F->words;
+        uint32_t h = hash_words(s, F->words);
+        if (find(F, s, h, W->tmp) == NONE && !keep(W, s, h))
+          return NULL;
+      }
+    }
+    sg->n = (uint32_t)(W->nkid - sg->off);
+    check_limits(F);
+    if (W->t == 0)
+      report(F, 0);
+  }
+  return NULL;
+}
+
+/* ---- phases 2 and 3: a level's new states stored ---------------------- */
+
+/* The bits of the child with this ref. */
+static const uint32_t *kid_bits(const bfs_t *F, uint64_t ref)
+{
+  uint32_t a = 0, b = F->nseg;
+  while (b - a > 1) {          /* the last batch whose first ref <= ref */
+    uint32_t m = (a + b) / 2;
+    if (F->seg[m].ref <= ref)
+      a = m;
+    else
+      b = m;
+  }
+  return F->w[F->seg[a].t].kid +
+         (F->seg[a].off + (ref - F->seg[a].ref)) * F->words;
+}
+
+/* Phase 2 for one child: enters it in the table unless it is there, the
+ * smaller ref of two makings of one state winning. */
+static void dedup(bfs_t *F, worker_t *W, const uint32_t *w, uint32_t h,
+                  uint64_t ref)
+{
+  uint32_t m = F->mask, j = h & m, e, v, mine = (h & ~m) |
+      (uint32_t)(F->nstates + ref + 1);
+  __atomic_store_n(&F->slot[ref], NONE, __ATOMIC_RELAXED);
+  for (;;) {
+    e = __atomic_load_n(&F->table[j], __ATOMIC_ACQUIRE);
+    if (e == 0) {
+      __atomic_store_n(&F->slot[ref], j, __ATOMIC_RELAXED);
+      if (__atomic_compare_exchange_n(&F->table[j], &e, mine, 0,
+                                      __ATOMIC_RELEASE, __ATOMIC_ACQUIRE))
+        return;
+      __atomic_store_n(&F->slot[ref], NONE, __ATOMIC_RELAXED);
+    }
+    if ((e & ~m) == (h & ~m)) {
+      v = (e & m) - 1;
+      if (v < F->nstates ? is_state(F, v, w, W->tmp)
+                         : same(kid_bits(F, v - F->nstates), w, F->words)) {
+        if (v < F->nstates || v - F->nstates < ref)
+          return;              /* stored, or made first elsewhere */
+        __atomic_store_n(&F->slot[ref], j, __ATOMIC_RELAXED);
+        if (__atomic_compare_exchange_n(&F->table[j], &e, mine, 0,
+                                        __ATOMIC_RELEASE, __ATOMIC_ACQUIRE)) {
+          __atomic_store_n(&F->slot[v - F->nstates], NONE, __ATOMIC_RELAXED);
+          return;
+        }
+        __atomic_store_n(&F->slot[ref], NONE, __ATOMIC_RELAXED);
+        continue;              /* changed meanwhile: look again */
+      }
+    }
+    j = (j + 1) & m;
+  }
+}
+
+static void *dedup_part(void *arg)
+{
+  worker_t *W = arg;
+  bfs_t *F = W->F;
+  uint32_t bi, i;
+  while ((bi = __atomic_fetch_add(&F->next, 1, __ATOMIC_RELAXED)) < F->nseg) {
+    const struct seg *sg = &F->seg[bi];
+    const worker_t *K = &F->w[sg->t];
+    for (i = 0; i < sg->n; i++)
+      dedup(F, W, K->kid + (sg->off + i) * F->words, K->khash[sg->off + i],
+            sg->ref + i);
+    if ((bi & 63) == 0 && stopped(F))
+      break;
+  }
+  return NULL;
+}
+
+/* Phase 3, a worker's batches: per batch, its new states counted (pass
+ * 0), or given their ids, written and entered (pass 1). */
+static void number(worker_t *W, int pass)
+{
+  bfs_t *F = W->F;
+  uint32_t bi, i, m = F->mask;
+  while ((bi = __atomic_fetch_add(&F->next, 1, __ATOMIC_RELAXED)) < F->nseg) {
+    struct seg *sg = &F->seg[bi];
+    const worker_t *K = &F->w[sg->t];
+    uint32_t id = sg->first, n = 0;
+    uint32_t end = bi + 1 < F->nseg ? F->seg[bi + 1].first : F->idend;
+    for (i = 0; i < sg->n; i++) {
+      uint32_t j = F->slot[sg->ref + i];
+      if (j == NONE)
+        continue;
+      if (pass == 0) {
+        n++;
+        continue;
+      }
+      if (id >= F->res->stored)  /* past the state limit */
+        break;
+      /* the batch's first and last may share a word with another's */
+      pack(F, id, K->kid + (sg->off + i) * F->words,
+           F->shared && (id == sg->first || id + 1 == end));
+      __atomic_store_n(&F->table[j], (F->table[j] & ~m) | (id + 1),
+                       __ATOMIC_RELAXED);
+      id++;
+    }
+    if (pass == 0)
+      sg->first = n;
+  }
+}
+
+static void *count_part(void *arg)
+{
+  number(arg, 0);
+  return NULL;
+}
+
+static void *number_part(void *arg)
+{
+  number(arg, 1);
+  return NULL;
+}
+
+static void report(bfs_t *F, int force)
+{
+  const gdl_solve_opts *o = F->o;
+  double t = now();
+  if (o->progress && (force || t >= F->next_report)) {
+    gdl_progress p;
+    /* the caller's own count of this level, not the other workers' */
+    p.depth = F->nlevel ? F->nlevel - 1 : 0;
+    p.expanded = F->res->expanded + F->w[0].nexp;
+    p.generated = F->res->generated;
+    p.seconds = t - F->t0;
+    p.memory = gdl_memory_used(F->ctx);
+    p.algorithm = "bfs";
+    o->progress(o->progress_arg, &p);
+    F->next_report = t + 0.25;
+  }
+}
+
+/* ---- the plan --------------------------------------------------------- */
+
+/* The plan to state id, read back a level at a time (see above). */
+static void plan_back(bfs_t *F, uint32_t id)
+{
+  gdl_ctx *ctx = F->ctx;
+  gdl_solve_result *r = F->res;
+  worker_t *W = &F->w[0];
+  uint32_t d = 0, lv, *target = ctx_alloc(ctx, F->words * sizeof *target);
+  uint64_t j[64], off[64], x, c;
+  while (F->level[d + 1] <= id)
+    d++;
+  r->length = d;
+  r->plan = ctx_arena(ctx, ((size_t)d * F->k + 1) * sizeof *r->plan);
+  unpack(F, id, target);
+  for (lv = d; lv > 0; lv--) {
+    uint32_t b, hi = F->level[lv];
+    int found = 0;
+    for (b = F->level[lv - 1]; b < hi && !found; b += 64) {
+      uint32_t n = hi - b < 64 ? hi - b : 64;
+      uint64_t lanes = take_up(W, b, n, j, 0);
+      if (!make_children(W, lanes, j, off))
+        ctx_throw(ctx, GDL_ELIMIT, "%s", F->why);
+      for (x = lanes; x && !found; x &= x - 1) {
+        uint32_t l = (uint32_t)__builtin_ctzll(x);
+        for (c = 0; c < j[l] && !found; c++)
+          if (same(W->out + (off[l] + c) * F->words, target, F->words)) {
+            gbatch_joint(W->B, l, c, r->plan + (size_t)(lv - 1) * F->k);
+            unpack(F, b + l, target);
+            found = 1;
+          }
+      }
+    }
+    if (!found)
+      ctx_throw(ctx, GDL_ELIMIT, "internal error: no parent of a state at "
+                "depth %u", lv);
+  }
+  ctx_free(ctx, target);
+}
+
+/* ---- the search ------------------------------------------------------- */
+
+static void release(bfs_t *F)
+{
+  gdl_ctx *ctx = F->ctx;
+  uint32_t i;
+  for (i = 0; F->w && i < F->nthreads; i++) {
+    worker_t *W = &F->w[i];
+    gbatch_free(ctx, W->B);
+    ctx_free(ctx, W->in);
+    ctx_free(ctx, W->out);
+    ctx_free(ctx, W->kid);
+    ctx_free(ctx, W->khash);
+    ctx_free(ctx, W->exp);
+    ctx_free(ctx, W->tmp);
+  }
+  for (i = 0; i < F->nchunk; i++)
+    ctx_free(ctx, F->chunk[i]);
+  ctx_free(ctx, F->chunk);
+  ctx_free(ctx, F->table);
+  ctx_free(ctx, F->newtab);
+  ctx_free(ctx, F->level);
+  ctx_free(ctx, F->seg);
+  ctx_free(ctx, F->slot);
+  ctx_free(ctx, F->w);
+#if GDL_THREADS
+  pthread_mutex_destroy(&F->lock);
+#endif
+}
+
+unsigned bfs_threads(unsigned asked)
+{
+  long n = 1;
+  if (asked)
+    return asked > MAX_THREADS ? MAX_THREADS : asked;
+#if GDL_THREADS && defined(_SC_NPROCESSORS_ONLN)
+  n = sysconf(_SC_NPROCESSORS_ONLN);
+#endif
+  return n < 1 ? 1 : n > MAX_THREADS ? MAX_THREADS : (unsigned)n;
+}
+
+/* One level expanded and its children stored; 1 when the search ends. */
+static int one_level(bfs_t *F)
+{
+  gdl_ctx *ctx = F->ctx;
+  gdl_solve_result *r = F->res;
+  uint64_t i, nref = 0;
+  uint32_t t, d = F->nlevel - 1, bi, add = 0;
+  F->lo = F->level[d];
+  F->hi = F->level[d + 1];
+  if (F->lo == F->hi)
+    return 1;                  /* nothing left: every state was seen */
+  r->depth = d ? d - 1 : 0;    /* every state of a smaller depth tested */
+  F->nseg = (F->hi - F->lo + 63) / 64;
+  GROW(ctx, F->seg, F->segcap, F->nseg);
+  memset(F->seg, 0, F->nseg * sizeof *F->seg);
+  F->next = F->lo;
+  F->goal = NONE;
+  for (t = 0; t < F->nthreads; t++)
+    F->w[t].nkid = F->w[t].nexp = 0;
+  /* 1: expand */
+  run_workers(F, expand);
+  for (t = 0; t < F->nthreads; t++) {
+    worker_t *W = &F->w[t];
+    for (i = 0; i < W->nexp; i++)
+      if (W->exp[i].id < F->goal) {
+        r->expanded++;
+        r->generated += W->exp[i].joints;
+      }
+    if (W->best > r->goal || (W->best == r->goal && W->best_id < F->best_id)) {
+      r->goal = W->best;
+      F->best_id = W->best_id;
+    }
+  }
+  if (stopped(F))
+    ctx_throw(ctx, GDL_ELIMIT, "%s", F->why);
+  for (bi = 0; bi < F->nseg; bi++) {
+    if (F->lo + (uint64_t)bi * 64 > F->goal)
+      F->seg[bi].n = 0;        /* past the goal: as if never made */
+    F->seg[bi].ref = nref;
+    nref += F->seg[bi].n;
+  }
+  /* 2: dedup */
+  make_room(F, (uint64_t)F->nstates + nref);
+  ctx_free(ctx, F->slot);
+  F->slot = ctx_alloc(ctx, (nref + 1) * sizeof *F->slot);
+  F->nref = nref;
+  F->next = 0;
+  run_workers(F, dedup_part);
+  if (stopped(F))
+    ctx_throw(ctx, GDL_ELIMIT, "%s", F->why);
+  /* 3: number */
+  F->next = 0;
+  run_workers(F, count_part);
+  for (bi = 0; bi < F->nseg; bi++) {
+    uint32_t n = F->seg[bi].first;
+    F->seg[bi].first = F->nstates + add;
+    add += n;
+  }
+  F->idend = F->nstates + add;
+  r->stored = (uint64_t)F->nstates + add;
+  if (F->o->max_states && r->stored > F->o->max_states)
+    r->stored = F->o->max_states;   /* the first ones, as one at a time */
+  F->next = 0;
+  run_workers(F, number_part);
+  F->nstates = (uint32_t)r->stored;
+  GROW(ctx, F->level, F->levelcap, F->nlevel + 1);
+  F->level[++F->nlevel] = F->nstates;
+  trim(F);
+  if (F->o->max_states && (uint64_t)F->nstates < (uint64_t)F->level[F->nlevel - 1] + add)
+    ctx_throw(ctx, GDL_ELIMIT, "state limit of %llu reached",
+              (unsigned long long)F->o->max_states);
+  check_limits(F);
+  if (stopped(F))
+    ctx_throw(ctx, GDL_ELIMIT, "%s", F->why);
+  report(F, 0);
+  return F->goal != NONE;
+}
+
+int bfs_levels(gdl_ctx *ctx, const gdl_solve_opts *o, gdl_solve_result *r,
+               const uint32_t *start)
+{
+  bfs_t F0, *const F = &F0;
+  jmp_buf jb, *old = ctx->jmp;
+  uint32_t t, b;
+  gbatch_t *B = gbatch_new(ctx);
+  if (!B)
+    return 0;
+  memset(F, 0, sizeof *F);
+  F->ctx = ctx;
+  F->o = o;
+  F->res = r;
+  F->k = (uint32_t)ctx->nroles;
+  F->words = ground_state_words(ctx);
+  F->nbits = ground_state_slots(ctx);   /* the words' bits past them: 0 */
+  F->cwords = (uint32_t)(((uint64_t)CSTATES * F->nbits + 63) / 64 + 1);
+  F->t0 = now();
+  F->best_id = NONE;
+  F->nthreads = bfs_threads(o->threads);
+  F->shared = F->nthreads > 1;
+#if GDL_THREADS
+  pthread_mutex_init(&F->lock, NULL);
+#endif
+  r->threads = F->nthreads;
+  r->goal = -1;
+  ctx->jmp = &jb;
+  if (setjmp(jb)) {
+    ctx->jmp = old;
+    if (F->nstates)
+      r->bytes_per_state = store_bytes(F) / F->nstates;
+    if (!F->w)
+      gbatch_free(ctx, B);
+    release(F);
+    ctx_throw(ctx, ctx->thrown, "%s", ctx->errmsg);
+  }
+  F->w = ctx_alloc(ctx, F->nthreads * sizeof *F->w);
+  for (t = 0; t < F->nthreads; t++) {
+    worker_t *W = &F->w[t];
+    W->F = F;
+    W->t = t;
+    W->B = t ? gbatch_new(ctx) : B;
+    W->in = ctx_alloc(ctx, (size_t)64 * F->words * sizeof *W->in);
+    for (b = 0; b < 64; b++)
+      W->lane[b] = W->in + (size_t)b * F->words;
+    W->tmp = ctx_alloc(ctx, F->words * sizeof *W->tmp);
+    W->best = -1;
+    W->best_id = NONE;
+  }
+  GROW(ctx, F->level, F->levelcap, 2);
+  make_room(F, 1);
+  pack(F, 0, start, 0);
+  {
+    uint32_t h = hash_words(start, F->words);
+    F->table[h & F->mask] = (h & ~F->mask) | 1;
+  }
+  F->nstates = 1;
+  F->level[0] = 0;
+  F->level[1] = 1;
+  F->nlevel = 1;
+  r->stored = 1;
+  while (!one_level(F))
+    ;
+  if (F->goal != NONE) {
+    r->status = GDL_SOLVED;
+    r->goal = 100;
+    plan_back(F, F->goal);
+    r->depth = (unsigned)r->length;
+  } else {
+    r->status = GDL_UNSOLVABLE;
+    r->depth = F->nlevel >= 2 ? F->nlevel - 2 : 0;
+    if (r->goal >= 0)
+      plan_back(F, F->best_id);
+  }
+  r->bytes_per_state = store_bytes(F) / F->nstates;
+  ctx->jmp = old;
+  release(F);
+  return 1;
+}

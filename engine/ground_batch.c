@@ -1,0 +1,310 @@
+/*
+ * ground_batch.c - the grounded network evaluated for 64 states at once,
+ * a bit of each proposition's word per state (its lane), for a search
+ * that expands many states: breadth-first search a level at a time.
+ *
+ * One full pass over the rules costs the same for 64 lanes as for one:
+ * a rule is the AND of its inputs' words (a negated input's word
+ * inverted), a head the OR of its rules', in the evaluation order of
+ * ground_prop.c's full pass (run), recursive groups until no word grows.
+ * The states' bits come in as rows, one per lane, and are turned into
+ * columns, one word per fluent slot, by 64 x 64 bit transposes; legal
+ * moves and next states go out the same way.  A joint move is played in
+ * every lane at once, each lane its own: the move phase runs once per
+ * joint move number, lanes with fewer joint moves left out.
+ *
+ * Nothing here changes the network: a batch keeps its words to itself,
+ * so threads each with a batch of their own share one network.
+ */
+#include <string.h>
+
+#include "ground.h"
+
+#define NONE UINT32_MAX
+
+struct gbatch {
+  const ground_t *G;
+  uint32_t nroles;
+  uint32_t words;              /* 32-bit words of a state */
+  uint32_t nblk;               /* 64-slot blocks of a state */
+  uint64_t *v;                 /* per proposition: its lanes that hold */
+  uint64_t lanes;              /* the lanes set */
+  uint32_t **does;             /* per role and legal entry: its `does`
+                                  proposition, or NONE */
+  long *goalv;                 /* per goal entry of role 0: its value */
+  uint32_t *lc;                /* per lane and role: its legal entries */
+  uint32_t *le;                /* per lane: the entries, role by role */
+  uint32_t *lfrom, lsum;       /* per role: its first in a lane's le */
+  uint64_t *col;               /* per fluent slot: the lanes that have it */
+  uint64_t *d;                 /* per `next` slot: lanes where it changes */
+  uint32_t *keep;              /* per word of a state: its `next` slots */
+  const uint32_t *in[64];      /* the lanes' states */
+  uint64_t cols[64];           /* scratch for a transpose */
+};
+
+/* a[i] bit j becomes a[j] bit i. */
+static void transpose64(uint64_t a[64])
+{
+  uint64_t m = 0xffffffffull, t;
+  uint32_t j, k;
+  for (j = 32; j != 0; j >>= 1, m ^= m << j)
+    for (k = 0; k < 64; k = ((k | j) + 1) & ~j) {
+      t = ((a[k] >> j) ^ a[k | j]) & m;
+      a[k] ^= t << j;
+      a[k | j] ^= t;
+    }
+}
+
+gbatch_t *gbatch_new(gdl_ctx *ctx)
+{
+  const ground_t *G = ctx->ground;
+  gbatch_t *B;
+  uint32_t r, j;
+  if (!GROUND(ctx) || !ground_state_words(ctx))
+    return NULL;
+  B = ctx_alloc(ctx, sizeof *B);
+  B->G = G;
+  B->nroles = (uint32_t)ctx->nroles;
+  B->words = ground_state_words(ctx);
+  B->nblk = B->words / 2;
+  B->v = ctx_alloc(ctx, ((size_t)G->nprops + 1) * sizeof *B->v);
+  B->does = ctx_alloc(ctx, (B->nroles + 1) * sizeof *B->does);
+  for (r = 0; r < B->nroles; r++) {
+    B->does[r] = ctx_alloc(ctx, ((size_t)G->nlegal[r] + 1) * sizeof **B->does);
+    for (j = 0; j < G->nlegal[r]; j++)
+      B->does[r][j] = G->lread[r].does[j];
+  }
+  B->lc = ctx_alloc(ctx, (size_t)64 * (B->nroles + 1) * sizeof *B->lc);
+  B->lfrom = ctx_alloc(ctx, (B->nroles + 1) * sizeof *B->lfrom);
+  for (r = 0; r < B->nroles; r++) {
+    B->lfrom[r] = B->lsum;
+    B->lsum += G->nlegal[r];
+  }
+  B->le = ctx_alloc(ctx, ((size_t)64 * B->lsum + 1) * sizeof *B->le);
+  B->col = ctx_alloc(ctx, ((size_t)B->nblk * 64 + 1) * sizeof *B->col);
+  B->d = ctx_alloc(ctx, ((size_t)G->nnext + 1) * sizeof *B->d);
+  B->keep = ctx_alloc(ctx, ((size_t)B->words + 1) * sizeof *B->keep);
+  for (j = 0; j < G->nnext; j++)
+    B->keep[j / 32] |= (uint32_t)1 << (j & 31);
+  if (B->nroles) {
+    B->goalv = ctx_alloc(ctx, ((size_t)G->ngoal[0] + 1) * sizeof *B->goalv);
+    for (j = 0; j < G->ngoal[0]; j++)
+      B->goalv[j] = gdl_term_int(ctx, G->goal[0][j].term);
+  }
+  return B;
+}
+
+void gbatch_free(gdl_ctx *ctx, gbatch_t *B)
+{
+  uint32_t r;
+  if (!B)
+    return;
+  for (r = 0; r < B->nroles; r++)
+    ctx_free(ctx, B->does[r]);
+  ctx_free(ctx, B->does);
+  ctx_free(ctx, B->lc);
+  ctx_free(ctx, B->le);
+  ctx_free(ctx, B->lfrom);
+  ctx_free(ctx, B->col);
+  ctx_free(ctx, B->d);
+  ctx_free(ctx, B->keep);
+  ctx_free(ctx, B->goalv);
+  ctx_free(ctx, B->v);
+  ctx_free(ctx, B);
+}
+
+/* ---- a pass ----------------------------------------------------------- */
+
+static inline uint64_t rule_lanes(const ground_t *G, const uint64_t *v,
+                                  uint32_t r)
+{
+  const uint32_t *in = G->in + G->in_lo[r], *end = G->in + G->in_lo[r + 1];
+  uint64_t w = ~(uint64_t)0;
+  for (; in < end && w; in++)
+    w &= v[*in >> 1] ^ ((uint64_t)0 - (*in & 1));
+  return w;
+}
+
+/* Rules order[lo, hi) (lo..hi-1 without order); whether a head grew. */
+static int run_lanes(const ground_t *G, uint64_t *v, const uint32_t *order,
+                     uint32_t lo, uint32_t hi)
+{
+  uint32_t i;
+  int grew = 0;
+  for (i = lo; i < hi; i++) {
+    uint32_t r = order ? order[i] : i, h = G->head[r];
+    uint64_t w = rule_lanes(G, v, r) & ~v[h];
+    if (w) {
+      v[h] |= w;
+      grew = 1;
+    }
+  }
+  return grew;
+}
+
+/* The groups of a phase in evaluation order, as run() does: a group with
+ * buckets runs its free rules and the buckets of the moves some lane
+ * plays. */
+static void run_phase(const ground_t *G, uint64_t *v, int phase)
+{
+  uint32_t i, b;
+  for (i = 0; i < G->nphg[phase]; i++) {
+    const group_t *gr = &G->groups[G->phg[phase][i]];
+    int grew;
+    do {
+      if (!gr->order) {
+        grew = run_lanes(G, v, NULL, gr->lo, gr->hi);
+        continue;
+      }
+      grew = run_lanes(G, v, gr->order, 0, gr->free);
+      for (b = 0; b < gr->nbuckets; b++)
+        if (v[gr->buckets[b].prop])
+          grew |= run_lanes(G, v, gr->order, gr->buckets[b].lo,
+                            gr->buckets[b].hi);
+    } while (grew && gr->recursive);
+  }
+}
+
+/* ---- states in, moves and states out ---------------------------------- */
+
+void gbatch_states(gbatch_t *B, const uint32_t *const *w, uint32_t n)
+{
+  const ground_t *G = B->G;
+  uint64_t *v = B->v, *a = B->cols;
+  uint32_t blk, l, t, r, j;
+  memset(v, 0, (size_t)G->nprops * sizeof *v);
+  v[G->always] = ~(uint64_t)0;
+  B->lanes = n >= 64 ? ~(uint64_t)0 : ((uint64_t)1 << n) - 1;
+  for (blk = 0; blk < B->nblk; blk++) {
+    for (l = 0; l < 64; l++) {
+      uint64_t x = 0;
+      if (l < n)
+        memcpy(&x, w[l] + 2 * blk, sizeof x);
+      a[l] = x;
+    }
+    transpose64(a);
+    memcpy(B->col + blk * 64, a, sizeof B->cols);
+    for (t = 0; t < 64 && blk * 64 + t < G->ntslots; t++) {
+      uint32_t p = G->tprop[blk * 64 + t];
+      if (p != NONE)
+        v[p] = a[t];
+    }
+  }
+  run_phase(G, v, P_STATE);
+  /* the legal moves: each lane's entries, by the lanes of each entry
+   * (few hold in a lane: no transpose) */
+  memcpy(B->in, w, n * sizeof *w);
+  memset(B->lc, 0, (size_t)n * B->nroles * sizeof *B->lc);
+  for (r = 0; r < B->nroles; r++) {
+    const out_t *o = G->legal[r];
+    const uint32_t *gate = G->lgate[r];
+    for (j = 0; j < G->nlegal[r]; j++) {
+      uint64_t x = v[o[j].prop] & v[gate[j]] & B->lanes;
+      for (; x; x &= x - 1) {
+        uint32_t *c;
+        l = (uint32_t)__builtin_ctzll(x);
+        c = &B->lc[l * B->nroles + r];
+        B->le[(size_t)l * B->lsum + B->lfrom[r] + (*c)++] = j;
+      }
+    }
+  }
+}
+
+uint64_t gbatch_terminal(const gbatch_t *B)
+{
+  const ground_t *G = B->G;
+  return G->terminal ? B->v[G->terminal - 1] & B->lanes : 0;
+}
+
+long gbatch_goal(const gbatch_t *B, uint32_t lane)
+{
+  const ground_t *G = B->G;
+  long best = -1;
+  uint32_t j;
+  for (j = 0; B->nroles && j < G->ngoal[0]; j++)
+    if ((B->v[G->goal[0][j].prop] >> lane & 1) && B->goalv[j] > best)
+      best = B->goalv[j];
+  return best;
+}
+
+uint64_t gbatch_joints(const gbatch_t *B, uint32_t lane)
+{
+  const uint32_t *c = B->lc + lane * B->nroles;
+  uint64_t n = 1;
+  uint32_t r;
+  for (r = 0; r < B->nroles; r++) {
+    if (c[r] == 0)
+      return 0;
+    n = n > UINT32_MAX / c[r] ? UINT32_MAX : n * c[r];
+  }
+  return n;
+}
+
+/* Joint move number j of lane l (the last role's moves vary fastest, each
+ * role's in the order of its legal entries, as successors() counts them):
+ * per role, its legal entry. */
+static void joint_entries(const gbatch_t *B, uint32_t l, uint64_t j,
+                          uint32_t *e)
+{
+  const uint32_t *c = B->lc + l * B->nroles, *le = B->le + (size_t)l * B->lsum;
+  uint32_t r;
+  for (r = B->nroles; r-- > 0;) {
+    e[r] = le[B->lfrom[r] + j % c[r]];
+    j /= c[r];
+  }
+}
+
+void gbatch_joint(const gbatch_t *B, uint32_t lane, uint64_t j,
+                  gdl_term *moves)
+{
+  uint32_t e[64], r;
+  joint_entries(B, lane, j, e);
+  for (r = 0; r < B->nroles; r++)
+    moves[r] = B->G->legal[r][e[r]].term;
+}
+
+void gbatch_play(gbatch_t *B, const uint64_t *pick, uint64_t lanes,
+                 uint32_t *const *out)
+{
+  const ground_t *G = B->G;
+  uint64_t *v = B->v, *a = B->cols, x;
+  uint32_t i, r, blk, t, e[64], nz;
+  for (i = 0; i < G->nmoveprops; i++)
+    v[G->moveprops[i]] = 0;
+  for (x = lanes; x; x &= x - 1) {
+    uint32_t l = (uint32_t)__builtin_ctzll(x);
+    joint_entries(B, l, pick[l], e);
+    for (r = 0; r < B->nroles; r++)
+      if (B->does[r][e[r]] != NONE)
+        v[B->does[r][e[r]]] |= (uint64_t)1 << l;
+  }
+  run_phase(G, v, P_MOVE);
+  /* A next state is mostly its state (the frame): where few slots change,
+   * each lane's state is copied and the changes flipped; else the slots
+   * are turned into rows. */
+  for (i = 0, nz = 0; i < G->nnext; i++)
+    nz += (B->d[i] = (v[G->next[i].prop] ^ B->col[i]) & lanes) != 0;
+  if (nz * 4 <= G->nnext * 3 + 4) {
+    for (x = lanes; x; x &= x - 1) {
+      uint32_t l = (uint32_t)__builtin_ctzll(x);
+      for (i = 0; i < B->words; i++)
+        out[l][i] = B->in[l][i] & B->keep[i];
+    }
+    for (i = 0; i < G->nnext; i++)
+      for (x = B->d[i]; x; x &= x - 1)
+        out[__builtin_ctzll(x)][i / 32] ^= (uint32_t)1 << (i & 31);
+    return;
+  }
+  for (blk = 0; blk < B->nblk; blk++) {
+    for (t = 0; t < 64; t++) {
+      i = blk * 64 + t;
+      a[t] = i < G->nnext ? v[G->next[i].prop] : 0;
+    }
+    transpose64(a);
+    for (x = lanes; x; x &= x - 1) {
+      uint32_t l = (uint32_t)__builtin_ctzll(x);
+      out[l][2 * blk] = (uint32_t)a[l];
+      out[l][2 * blk + 1] = (uint32_t)(a[l] >> 32);
+    }
+  }
+}

@@ -4,13 +4,14 @@ CFLAGS  ?= -O2 -g
 WARN    := -Wall -Wextra -Wshadow -Wstrict-prototypes -Wmissing-prototypes
 GENWARN := -Wall -Wno-unused-parameter -Wno-unused-function -Wno-sign-compare
 CPPFLAGS += -Igrammar -Ibuild -Iengine
-LDLIBS  += -lm
+LDLIBS  += -lm -pthread
 PREFIX  ?= /usr/local
 BISON   ?= bison
 FLEX    ?= flex
 B       := build
 
-CLISRC  := engine/cli.c engine/cli_teach.c engine/cli_util.c
+CLISRC  := engine/cli.c engine/cli_args.c engine/cli_solve.c engine/cli_teach.c \
+           engine/cli_util.c
 WEBSRC  := engine/web.c
 LIBSRC  := $(filter-out $(CLISRC) $(WEBSRC),$(wildcard engine/*.c))
 LIBOBJ  := $(LIBSRC:engine/%.c=$(B)/%.o) $(B)/parser.o $(B)/lexer.o \

@@ -22,6 +22,7 @@ typedef struct {
   int json, quiet, clean;
   const char *algorithm;      /* solve */
   int prune;                  /* solve: --prune 1, --no-prune -1 */
+  unsigned threads;       /* solve --threads (0: one per core) */
   const char *engine;         /* --engine auto|ground|interp */
   double max_seconds;
   double seconds;             /* bench */
@@ -56,6 +57,21 @@ void free_text(char **v, uint32_t n);
 /* One joint move as text: the roles' moves in role order, with spaces. */
 void step_text(gdl_ctx *ctx, const gdl_term *mv, size_t k, char *buf,
                size_t len);
+
+/* cli_args.c: the help texts; the options after argv[1] (the command,
+ * already in o->cmd) parsed into o: 0, or the exit status. */
+extern const char cli_main_help[];
+const char *cli_help_for(const char *cmd);
+int cli_parse(int argc, char **argv, opts_t *o);
+
+/* cli_solve.c: gdl solve; its options as gdl_solve's; the result printed
+ * as text or JSON (json_extra, when not NULL, ends the JSON object: ", "
+ * and more members), returning the exit status (0 solved, 1 unsolvable,
+ * 3 a limit). */
+int cmd_solve(gdl_ctx *ctx, const opts_t *o);
+void solve_options(const opts_t *o, gdl_solve_opts *so);
+int solve_report(gdl_ctx *ctx, const opts_t *o, const gdl_solve_result *res,
+                 const char *json_extra);
 
 int cmd_explain(gdl_ctx *ctx, const opts_t *o);
 int cmd_trace(gdl_ctx *ctx, const opts_t *o);

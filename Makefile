@@ -209,6 +209,21 @@ asan:
 	  CFLAGS="-O1 -g -fsanitize=address,undefined -fno-sanitize-recover=all -fno-omit-frame-pointer" \
 	  LDFLAGS="-fsanitize=address,undefined" check
 
+# The threaded search under ThreadSanitizer: bfs on 1 to 4 threads held to
+# one thread's answers (the unit tests' threads and limits cases) and the
+# command on every puzzle, 4 threads; any report fails it.
+TSAN_FLAGS := -O1 -g -fsanitize=thread
+tsan:
+	$(MAKE) B=build/tsan CC=clang CFLAGS="$(TSAN_FLAGS)" LDFLAGS="-fsanitize=thread" \
+	  build/tsan/gdl build/tsan/check_gdl
+	CK_RUN_CASE=threads TSAN_OPTIONS=halt_on_error=1 build/tsan/check_gdl
+	CK_RUN_CASE=limits TSAN_OPTIONS=halt_on_error=1 build/tsan/check_gdl
+	for f in puzzles/*.kif puzzles/*.hrf; do \
+	  TSAN_OPTIONS=halt_on_error=1 build/tsan/gdl solve -a bfs --threads 4 --quiet \
+	    --max-seconds 20 $$f > /dev/null; rc=$$?; \
+	  [ $$rc -le 3 ] || { echo "tsan: $$f: exit $$rc"; exit 1; }; \
+	done; echo "tsan: clean"
+
 # ---- fuzzing --------------------------------------------------------------
 # libFuzzer targets in layers, each a file tests/fuzz/fuzz_NAME.c built with
 # AddressSanitizer and UndefinedBehaviorSanitizer (doc/robustness.md):

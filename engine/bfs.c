@@ -73,6 +73,7 @@ typedef struct {
   uint64_t nkid, kidcap, khcap;
   struct expd *exp;           /* states expanded: id and joint moves */
   uint64_t nexp, expcap;
+  uint64_t ngen;              /* ... their joint moves, for progress */
   long best;                  /* best goal of a terminal state ... */
   uint32_t best_id;           /* ... first at */
   uint32_t *tmp;              /* a state unpacked */
@@ -251,22 +252,29 @@ static inline void put(uint64_t *p, uint64_t x, int shared)
     *p |= x;
 }
 
-/* Writes state w at id, whose bits are 0; `shared` where a word of it
- * may be another thread's too. */
-static void pack(const bfs_t *F, uint32_t id, const uint32_t *w, int shared)
+/* Writes state w at id, whose bits are 0, for a writer of the ids in
+ * [lo, hi): a word that holds bits of a state outside them may be another
+ * thread's too, and is written atomically (with several workers). */
+static void pack(const bfs_t *F, uint32_t id, const uint32_t *w, uint32_t lo,
+                 uint32_t hi)
 {
   uint64_t *c = F->chunk[id >> CSHIFT];
-  uint64_t bit = (uint64_t)(id & (CSTATES - 1)) * F->nbits;
+  uint32_t base = id & ~(CSTATES - 1);
+  uint64_t bit = (uint64_t)(id - base) * F->nbits;
   uint32_t b;
   for (b = 0; b < F->nbits; b += 64) {
-    uint32_t nb = F->nbits - b < 64 ? F->nbits - b : 64;
+    uint32_t nb = F->nbits - b < 64 ? F->nbits - b : 64, i;
     uint64_t x = load64(w + b / 32), q = (bit + b) >> 6;
     unsigned sh = (unsigned)((bit + b) & 63);
     if (nb < 64)
       x &= ((uint64_t)1 << nb) - 1;
-    put(c + q, x << sh, shared);
-    if (sh + nb > 64)
-      put(c + q + 1, x >> (64 - sh), shared);
+    for (i = 0; i < 2; i++, q++) {
+      uint64_t y = i ? (sh ? x >> (64 - sh) : 0) : x << sh;
+      uint64_t s0 = base + q * 64 / F->nbits, s1 = base + (q * 64 + 63) / F->nbits;
+      if (i && sh + nb <= 64)
+        break;
+      put(c + q, y, F->shared && (s0 < lo || s1 >= hi));
+    }
   }
 }
 
@@ -523,6 +531,7 @@ static void *expand(void *arg)
       W->exp[W->nexp].id = b + l;
       W->exp[W->nexp++].joints =
           j[l] > UINT32_MAX ? UINT32_MAX : (uint32_t)j[l];
+      W->ngen += j[l];
       for (c = 0; c < j[l]; c++) {
         const uint32_t *s = W->out + (off[l] + c) * F->words;
         uint32_t h = hash_words(s, F->words);
@@ -630,9 +639,7 @@ static void number(worker_t *W, int pass)
       }
       if (id >= F->res->stored)  /* past the state limit */
         break;
-      /* the batch's first and last may share a word with another's */
-      pack(F, id, K->kid + (sg->off + i) * F->words,
-           F->shared && (id == sg->first || id + 1 == end));
+      pack(F, id, K->kid + (sg->off + i) * F->words, sg->first, end);
       __atomic_store_n(&F->table[j], (F->table[j] & ~m) | (id + 1),
                        __ATOMIC_RELAXED);
       id++;
@@ -663,9 +670,11 @@ static void report(bfs_t *F, int force)
     /* the caller's own count of this level, not the other workers' */
     p.depth = F->nlevel ? F->nlevel - 1 : 0;
     p.expanded = F->res->expanded + F->w[0].nexp;
-    p.generated = F->res->generated;
+    p.generated = F->res->generated + F->w[0].ngen;
     p.seconds = t - F->t0;
+    lock(F);                   /* workers may be allocating */
     p.memory = gdl_memory_used(F->ctx);
+    unlock(F);
     p.algorithm = "bfs";
     o->progress(o->progress_arg, &p);
     F->next_report = t + 0.25;
@@ -771,7 +780,7 @@ static int one_level(bfs_t *F)
   F->next = F->lo;
   F->goal = NONE;
   for (t = 0; t < F->nthreads; t++)
-    F->w[t].nkid = F->w[t].nexp = 0;
+    F->w[t].nkid = F->w[t].nexp = F->w[t].ngen = 0;
   /* 1: expand */
   run_workers(F, expand);
   for (t = 0; t < F->nthreads; t++) {
@@ -882,7 +891,7 @@ int bfs_levels(gdl_ctx *ctx, const gdl_solve_opts *o, gdl_solve_result *r,
   }
   GROW(ctx, F->level, F->levelcap, 2);
   make_room(F, 1);
-  pack(F, 0, start, 0);
+  pack(F, 0, start, 0, 1);
   {
     uint32_t h = hash_words(start, F->words);
     F->table[h & F->mask] = (h & ~F->mask) | 1;

@@ -613,6 +613,77 @@ START_TEST(test_solve_rule_base)
 }
 END_TEST
 
+/* ---- threads ---------------------------------------------------------- */
+
+static gdl_solve_result solve_threads(gdl_ctx *ctx, unsigned threads,
+                                      uint64_t max_states)
+{
+  gdl_solve_opts o;
+  gdl_solve_result res;
+  memset(&o, 0, sizeof o);
+  o.algorithm = GDL_BFS;
+  o.threads = threads;
+  o.max_states = max_states;
+  ck_assert_int_eq(gdl_solve(ctx, &o, &res), GDL_OK);
+  return res;
+}
+
+/* bfs on 2, 3 and 4 threads gives what it gives on one: the same verdict,
+ * counts and plan (the levels' states are numbered as one thread numbers
+ * them), and the threads it ran on are said. */
+START_TEST(test_threads_same)
+{
+  const puzzle *p = &puzzles[_i];
+  gdl_ctx *ctx = load_path(p->file, 0);
+  gdl_solve_result one = solve_threads(ctx, 1, 0), res;
+  gdl_term *plan1 = NULL;
+  size_t k = gdl_role_count(ctx), n = one.length * k;
+  unsigned t;
+  ck_assert_uint_eq(one.threads, 1);
+  if (n) {
+    plan1 = malloc(n * sizeof *plan1);
+    memcpy(plan1, one.plan, n * sizeof *plan1);
+  }
+  for (t = 2; t <= 4; t++) {
+    res = solve_threads(ctx, t, 0);
+    ck_assert_uint_eq(res.threads, t);
+    ck_assert_int_eq(res.status, one.status);
+    ck_assert_uint_eq(res.length, one.length);
+    ck_assert_int_eq(res.goal, one.goal);
+    ck_assert_uint_eq(res.expanded, one.expanded);
+    ck_assert_uint_eq(res.generated, one.generated);
+    ck_assert_uint_eq(res.stored, one.stored);
+    ck_assert_uint_eq(res.depth, one.depth);
+    ck_assert_msg(n == 0 || memcmp(res.plan, plan1, n * sizeof *plan1) == 0,
+                  "%s: another plan on %u threads", p->file, t);
+  }
+  free(plan1);
+  gdl_free(ctx);
+}
+END_TEST
+
+/* The 8-puzzle's space, 181,440 states, at no more than 16 bytes a state
+ * (its 81 fluents packed to the bit, the table of ids at most 4/5 full);
+ * and the state limit met by threads stops where one thread stops. */
+START_TEST(test_threads_lean)
+{
+  gdl_ctx *ctx = load_path("puzzles/eight-puzzle-unsolvable.kif", 0);
+  unsigned t;
+  for (t = 1; t <= 2; t++) {
+    gdl_solve_result res = solve_threads(ctx, t, 0);
+    ck_assert_int_eq(res.status, GDL_UNSOLVABLE);
+    ck_assert_uint_eq(res.stored, 181440);
+    ck_assert_msg(res.bytes_per_state <= 16.0, "%.2f bytes a state",
+                  res.bytes_per_state);
+    res = solve_threads(ctx, t, 5000);
+    ck_assert_int_eq(res.status, GDL_LIMIT);
+    ck_assert_uint_eq(res.stored, 5000);
+    ck_assert_str_eq(res.why, "state limit of 5000 reached");
+  }
+  gdl_free(ctx);
+}
+END_TEST
+
 Suite *search_suite(void)
 {
   Suite *s = suite_create("search");
@@ -627,6 +698,12 @@ Suite *search_suite(void)
   tcase_add_loop_test(tc, test_informed, 0, N(puzzles));
   tcase_add_loop_test(tc, test_estimates_admissible, 0, N(puzzles));
   tcase_add_test(tc, test_dead_ends);
+  suite_add_tcase(s, tc);
+
+  tc = tcase_create("threads");
+  tcase_set_timeout(tc, 120);
+  tcase_add_loop_test(tc, test_threads_same, 0, N(puzzles));
+  tcase_add_test(tc, test_threads_lean);
   suite_add_tcase(s, tc);
 
   tc = tcase_create("hard");

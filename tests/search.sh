@@ -6,7 +6,9 @@
 #   - astar and idastar are optimal: the same length as bfs, and astar
 #     expands no more states than bfs;
 #   - gbfs and auto give plans that replay to a terminal state with goal
-#     100 (auto's length is bfs's where it says the plan is shortest).
+#     100 (auto's length is bfs's where it says the plan is shortest);
+#   - bfs on 1 and on 4 threads gives what it gives on the default (one a
+#     core): the same verdict, plan and counts, and its plan replays.
 # Games bfs does not finish within the limits are reported and pass.
 #
 #   tests/search.sh [-j JOBS] [-s SECONDS] FILE...
@@ -53,12 +55,22 @@ esac
 len=$(field "$tmp/bfs" length)
 note=
 exp=$(field "$tmp/bfs" expanded)
+for t in 1 4; do
+  solve bfs$t bfs --no-prune --threads $t
+  for x in status length goal expanded generated stored depth; do
+    [ "$(field "$tmp/bfs$t" $x)" = "$(field "$tmp/bfs" $x)" ] ||
+      fail "bfs on $t threads: $x $(field "$tmp/bfs$t" $x), by default $(field "$tmp/bfs" $x)"
+  done
+  [ "$(plan "$tmp/bfs$t")" = "$(plan "$tmp/bfs")" ] ||
+    fail "bfs on $t threads: another plan than by default"
+done
 # replays a plan; its last state must be terminal with goal 100
 replays() {
   m=$(plan "$tmp/$1")
   "$GDL" state --json --moves "$m" "$f" >"$tmp/replay" 2>&1 || return 1
   grep -q '"terminal": true' "$tmp/replay" && grep -q '": 100}' "$tmp/replay"
 }
+[ $s = unsolvable ] || replays bfs || fail "bfs: its plan does not replay to goal 100"
 for a in prune astar idastar; do
   case $a in
     prune) solve prune bfs --prune;;

@@ -18,9 +18,9 @@
  *   1. expand: batches of 64 states claimed in turn, each evaluated at
  *      once by ground_batch.c; the children not stored before the level
  *      are kept in the worker's buffer, a batch's together, by parent and
- *      joint move.  So the batches in order give the children in the
- *      order a search of one state at a time makes them: a child's place
- *      in it is its `ref`.
+ *      joint move (so the table need only have room for those).  So the
+ *      batches in order give the children in the order a search of one
+ *      state at a time makes them: a child's place in it is its `ref`.
  *   2. dedup: each child is entered in the table by compare-and-swap, as
  *      ref + nstates + 1 while the level is stored; where a child meets
  *      itself the smaller ref stays (swapped in), the other is a
@@ -321,16 +321,16 @@ static inline int is_state(const bfs_t *F, uint32_t id, const uint32_t *w,
   return 1;
 }
 
-/* The stored state w (hash h), or NONE; tmp is scratch. */
-static uint32_t find(const bfs_t *F, const uint32_t *w, uint32_t h,
-                     uint32_t *tmp)
+/* Whether state w (hash h) is stored; tmp is scratch. */
+static int stored(const bfs_t *F, const uint32_t *w, uint32_t h,
+                  uint32_t *tmp)
 {
   uint32_t j, e, m = F->mask;
   for (j = h & m; (e = __atomic_load_n(&F->table[j], __ATOMIC_ACQUIRE));
        j = (j + 1) & m)
     if ((e & ~m) == (h & ~m) && is_state(F, (e & m) - 1, w, tmp))
-      return (e & m) - 1;
-  return NONE;
+      return 1;
+  return 0;
 }
 
 static void *rehash_part(void *arg)
@@ -443,30 +443,21 @@ static int make_children(worker_t *W, uint64_t lanes, const uint64_t *j,
                          uint64_t *off)
 {
   bfs_t *F = W->F;
-  uint64_t total = 0, most = 0, pass, pick[64], x;
+  uint64_t total = 0, x;
   uint32_t *outp[64];
   for (x = lanes; x; x &= x - 1) {
     uint32_t l = (uint32_t)__builtin_ctzll(x);
     off[l] = total;
     total += j[l];
-    if (j[l] > most)
-      most = j[l];
   }
   if (!wgrow(F, (void **)&W->out, &W->outcap, total * F->words + 1,
              sizeof *W->out))
     return 0;
-  for (pass = 0; pass < most; pass++) {
-    uint64_t on = 0;
-    for (x = lanes; x; x &= x - 1) {
-      uint32_t l = (uint32_t)__builtin_ctzll(x);
-      if (pass < j[l]) {
-        on |= (uint64_t)1 << l;
-        pick[l] = pass;
-        outp[l] = W->out + (off[l] + pass) * F->words;
-      }
-    }
-    gbatch_play(W->B, pick, on, outp);
+  for (x = lanes; x; x &= x - 1) {
+    uint32_t l = (uint32_t)__builtin_ctzll(x);
+    outp[l] = W->out + off[l] * F->words;
   }
+  gbatch_expand(W->B, lanes, outp);
   return 1;
 }
 
@@ -535,7 +526,7 @@ static void *expand(void *arg)
       for (c = 0; c < j[l]; c++) {
         const uint32_t *s = W->out + (off[l] + c) * F->words;
         uint32_t h = hash_words(s, F->words);
-        if (find(F, s, h, W->tmp) == NONE && !keep(W, s, h))
+        if (!stored(F, s, h, W->tmp) && !keep(W, s, h))
           return NULL;
       }
     }

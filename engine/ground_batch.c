@@ -35,6 +35,10 @@ struct gbatch {
   uint32_t *lc;                /* per lane and role: its legal entries */
   uint32_t *le;                /* per lane: the entries, role by role */
   uint32_t *lfrom, lsum;       /* per role: its first in a lane's le */
+  uint64_t cfree;              /* inputs of the move phase's rules that
+                                  run whatever is played */
+  uint64_t *centry;            /* one role: per legal entry, the inputs
+                                  of the rules of its move */
   uint64_t *col;               /* per fluent slot: the lanes that have it */
   uint64_t *d;                 /* per `next` slot: lanes where it changes */
   uint32_t *keep;              /* per word of a state: its `next` slots */
@@ -86,6 +90,27 @@ gbatch_t *gbatch_new(gdl_ctx *ctx)
   B->keep = ctx_alloc(ctx, ((size_t)B->words + 1) * sizeof *B->keep);
   for (j = 0; j < G->nnext; j++)
     B->keep[j / 32] |= (uint32_t)1 << (j & 31);
+  /* what a pass of the move phase costs, in inputs read */
+  B->centry = ctx_alloc(ctx, ((B->nroles ? G->nlegal[0] : 0) + 1) *
+                                 sizeof *B->centry);
+  for (j = 0; j < G->nphg[P_MOVE]; j++) {
+    const group_t *gr = &G->groups[G->phg[P_MOVE][j]];
+    uint32_t i, b;
+    if (!gr->order) {
+      B->cfree += G->in_lo[gr->hi] - G->in_lo[gr->lo];
+      continue;
+    }
+    for (i = 0; i < gr->free; i++)
+      B->cfree += G->in_lo[gr->order[i] + 1] - G->in_lo[gr->order[i]];
+    for (b = 0; B->nroles == 1 && b < gr->nbuckets; b++) {
+      uint64_t c = 0;
+      for (i = gr->buckets[b].lo; i < gr->buckets[b].hi; i++)
+        c += G->in_lo[gr->order[i] + 1] - G->in_lo[gr->order[i]];
+      for (r = 0; r < G->nlegal[0]; r++)
+        if (B->does[0][r] == gr->buckets[b].prop)
+          B->centry[r] += c;
+    }
+  }
   if (B->nroles) {
     B->goalv = ctx_alloc(ctx, ((size_t)G->ngoal[0] + 1) * sizeof *B->goalv);
     for (j = 0; j < G->ngoal[0]; j++)
@@ -105,6 +130,7 @@ void gbatch_free(gdl_ctx *ctx, gbatch_t *B)
   ctx_free(ctx, B->lc);
   ctx_free(ctx, B->le);
   ctx_free(ctx, B->lfrom);
+  ctx_free(ctx, B->centry);
   ctx_free(ctx, B->col);
   ctx_free(ctx, B->d);
   ctx_free(ctx, B->keep);
@@ -263,21 +289,11 @@ void gbatch_joint(const gbatch_t *B, uint32_t lane, uint64_t j,
     moves[r] = B->G->legal[r][e[r]].term;
 }
 
-void gbatch_play(gbatch_t *B, const uint64_t *pick, uint64_t lanes,
-                 uint32_t *const *out)
+static void play_out(gbatch_t *B, uint64_t lanes, uint32_t *const *out)
 {
   const ground_t *G = B->G;
   uint64_t *v = B->v, *a = B->cols, x;
-  uint32_t i, r, blk, t, e[64], nz;
-  for (i = 0; i < G->nmoveprops; i++)
-    v[G->moveprops[i]] = 0;
-  for (x = lanes; x; x &= x - 1) {
-    uint32_t l = (uint32_t)__builtin_ctzll(x);
-    joint_entries(B, l, pick[l], e);
-    for (r = 0; r < B->nroles; r++)
-      if (B->does[r][e[r]] != NONE)
-        v[B->does[r][e[r]]] |= (uint64_t)1 << l;
-  }
+  uint32_t i, blk, t, nz;
   run_phase(G, v, P_MOVE);
   /* A next state is mostly its state (the frame): where few slots change,
    * each lane's state is copied and the changes flipped; else the slots
@@ -306,5 +322,86 @@ void gbatch_play(gbatch_t *B, const uint64_t *pick, uint64_t lanes,
       out[l][2 * blk] = (uint32_t)a[l];
       out[l][2 * blk + 1] = (uint32_t)(a[l] >> 32);
     }
+  }
+}
+
+void gbatch_play(gbatch_t *B, const uint64_t *pick, uint64_t lanes,
+                 uint32_t *const *out)
+{
+  const ground_t *G = B->G;
+  uint64_t *v = B->v, x;
+  uint32_t i, r, e[64];
+  for (i = 0; i < G->nmoveprops; i++)
+    v[G->moveprops[i]] = 0;
+  for (x = lanes; x; x &= x - 1) {
+    uint32_t l = (uint32_t)__builtin_ctzll(x);
+    joint_entries(B, l, pick[l], e);
+    for (r = 0; r < B->nroles; r++)
+      if (B->does[r][e[r]] != NONE)
+        v[B->does[r][e[r]]] |= (uint64_t)1 << l;
+  }
+  play_out(B, lanes, out);
+}
+
+void gbatch_expand(gbatch_t *B, uint64_t lanes, uint32_t *const *base)
+{
+  const ground_t *G = B->G;
+  uint64_t *v = B->v, x, most = 0, j;
+  uint32_t *out[64], n[64], e, i;
+  uint64_t by_move = 0, by_number = B->cfree, active = 0;
+  if (B->nroles == 1) {
+    /* a pass per move costs its rules and the free ones; a pass per
+     * joint move number costs the rules of every move some lane plays,
+     * and the free ones, as many times as the most moves a lane has */
+    for (e = 0; e < G->nlegal[0]; e++)
+      if (v[G->legal[0][e].prop] & v[G->lgate[0][e]] & lanes) {
+        by_move += B->cfree + B->centry[e];
+        active += B->centry[e];
+      }
+    for (x = lanes; x; x &= x - 1)
+      if (B->lc[__builtin_ctzll(x)] > most)
+        most = B->lc[__builtin_ctzll(x)];
+    by_number = most * (B->cfree + active);
+    most = 0;
+  }
+  if (B->nroles != 1 || by_number <= by_move) {  /* the m-th of each */
+    uint64_t pick[64];
+    for (x = lanes; x; x &= x - 1) {
+      uint32_t l = (uint32_t)__builtin_ctzll(x);
+      if (gbatch_joints(B, l) > most)
+        most = gbatch_joints(B, l);
+    }
+    for (j = 0; j < most; j++) {
+      uint64_t on = 0;
+      for (x = lanes; x; x &= x - 1) {
+        uint32_t l = (uint32_t)__builtin_ctzll(x);
+        if (j < gbatch_joints(B, l)) {
+          on |= (uint64_t)1 << l;
+          pick[l] = j;
+          out[l] = base[l] + j * B->words;
+        }
+      }
+      gbatch_play(B, pick, on, out);
+    }
+    return;
+  }
+  /* one role: a pass per move, in every lane where it is legal, so that
+   * each pass runs the rules of one move; a lane's children come in the
+   * order of its moves all the same */
+  for (x = lanes; x; x &= x - 1)
+    n[__builtin_ctzll(x)] = 0;
+  for (e = 0; e < G->nlegal[0]; e++) {
+    uint64_t on = v[G->legal[0][e].prop] & v[G->lgate[0][e]] & lanes;
+    if (!on)
+      continue;
+    for (i = 0; i < G->nmoveprops; i++)
+      v[G->moveprops[i]] = 0;
+    if (B->does[0][e] != NONE)
+      v[B->does[0][e]] = on;
+    for (x = on; x; x &= x - 1) {
+      uint32_t l = (uint32_t)__builtin_ctzll(x);
+      out[l] = base[l] + (uint64_t)n[l]++ * B->words;
+    }
+    play_out(B, on, out);
   }
 }

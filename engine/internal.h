@@ -343,6 +343,9 @@ void gbatch_joint(const gbatch_t *B, uint32_t lane, uint64_t j,
  * state's bits to out[l]. */
 void gbatch_play(gbatch_t *B, const uint64_t *pick, uint64_t lanes,
                  uint32_t *const *out);
+/* Every joint move of each lane of `lanes`: lane l's children to base[l],
+ * one after the other (words each) in the order of its joint moves. */
+void gbatch_expand(gbatch_t *B, uint64_t lanes, uint32_t *const *base);
 
 /* ---- breadth-first by levels (bfs.c) -------------------------------- */
 

@@ -98,6 +98,84 @@ printf '| gdl --engine ground | %s | %s | %s | %s |\n' "$gt" "$ge" "$gb" "$(rati
 printf '| gdl --engine interp | %s | %s | %s | %s |\n' "$it" "$ie" "$ib" "$(ratio "$rt" "$it")"
 printf '| SWI-Prolog reference | %s | %s | - | 1 |\n' "$rt" "$re"
 echo
+echo "## Breadth-first search beside hand-written C, and on every core"
+echo
+echo "The floor: ../shared/tools/handcoded/eight_bfs.c (cc -O2), a breadth-first"
+echo "search written by hand for the 8-puzzle alone, over the same 181,440"
+echo "states.  gdl's seconds are its search's (\`seconds\` of --json), as the"
+echo "floor's are; each the best of $N runs, alternating."
+echo
+HC=${HANDCODED:-../shared/tools/handcoded/eight_bfs.c}
+HB=$(mktemp -d)
+ht= g1= gd= b1= td=
+if cc -O2 -o "$HB/eight_bfs" "$HC" 2>/dev/null; then
+  i=0
+  while [ $i -lt "$N" ]; do
+    ht=$(min "$ht" "$("$HB/eight_bfs" | sed -n 's/.*seconds=\([0-9.]*\).*/\1/p')")
+    j=$($GDL solve --json --quiet --algorithm bfs --threads 1 $P)
+    g1=$(min "$g1" "$(echo "$j" | num seconds)") b1=$(echo "$j" | num bytes_per_state)
+    j=$($GDL solve --json --quiet --algorithm bfs $P)
+    gd=$(min "$gd" "$(echo "$j" | num seconds)") td=$(echo "$j" | num threads)
+    i=$((i + 1))
+  done
+  echo "| solver | seconds | bytes per stored state | over the hand-written search |"
+  echo "|---|---:|---:|---:|"
+  printf '| hand-written C (eight_bfs.c) | %s | - | 1 |\n' "$ht"
+  printf '| gdl --threads 1 | %s | %s | %s |\n' "$g1" "$b1" "$(ratio "$g1" "$ht")"
+  printf '| gdl (default: %s threads) | %s | %s | %s |\n' "$td" "$gd" "$b1" "$(ratio "$gd" "$ht")"
+else
+  echo "(no C compiler for $HC)"
+fi
+rm -rf "$HB"
+echo
+echo "Threads and MPI ranks on the same searches: states stored per second"
+echo "(stored / seconds) and bytes per stored state, the best of $N runs each."
+echo "Rows bounded by --max-states stop there (a limit, exit 3), the same"
+echo "states for every column.  MPI ranks run on this one machine"
+echo "(--oversubscribe past its cores), so they share its $(nproc) cores."
+echo
+SCALE_ROWS=${SCALE_ROWS:-"puzzles/eight-puzzle-unsolvable.kif:0 puzzles/fifteen-puzzle-34.kif:4M puzzles/peg-solitaire-33.kif:4M"}
+MPI=
+if [ -x build/gdl-mpi ] && command -v mpirun >/dev/null; then
+  MPI="mpirun --oversubscribe $([ "$(id -u)" = 0 ] && echo --allow-run-as-root)"
+fi
+echo "| search | states | 1 thread | 2 threads | 2 over 1 | 1 rank | 2 ranks | 4 ranks |"
+echo "|---|---:|---:|---:|---:|---:|---:|---:|"
+for row in $SCALE_ROWS; do
+  f=${row%:*} m=${row##*:}
+  lim=
+  [ "$m" = 0 ] || lim="--max-states $m"
+  line="| $(basename "$f" .kif)$([ "$m" = 0 ] || echo " to $m states") |"
+  r1= r2= st=
+  for t in 1 2; do
+    best=
+    i=0
+    while [ $i -lt "$N" ]; do
+      j=$($GDL solve --json --quiet --algorithm bfs --threads $t $lim "$f")
+      st=$(echo "$j" | num stored) b=$(echo "$j" | num bytes_per_state)
+      best=$(max "$best" "$(awk -v n="$st" -v s="$(echo "$j" | num seconds)" 'BEGIN { if (s > 0) printf "%.0f", n / s }')")
+      i=$((i + 1))
+    done
+    eval r$t=\$best
+  done
+  line="$line $st | $r1 ($b B) | $r2 ($b B) | $(ratio "$r2" "$r1") |"
+  for k in 1 2 4; do
+    if [ -n "$MPI" ]; then
+      best=
+      i=0
+      while [ $i -lt "$N" ]; do
+        j=$($MPI -np $k build/gdl-mpi solve --json --quiet $lim "$f" 2>/dev/null)
+        best=$(max "$best" "$(awk -v n="$(echo "$j" | num stored)" -v s="$(echo "$j" | num seconds)" 'BEGIN { if (s > 0) printf "%.0f", n / s }')")
+        i=$((i + 1))
+      done
+      line="$line ${best:-error} |"
+    else
+      line="$line (no gdl-mpi) |"
+    fi
+  done
+  echo "$line"
+done
+echo
 echo "## Solving: the searches side by side"
 echo
 echo "Each search on its own with a limit of $SS s (\`--max-seconds\`), once; the"

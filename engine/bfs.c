@@ -77,6 +77,8 @@ typedef struct {
   long best;                  /* best goal of a terminal state ... */
   uint32_t best_id;           /* ... first at */
   uint32_t *tmp;              /* a state unpacked */
+  uint32_t *hb;               /* a batch's children's hashes */
+  uint64_t hbcap;
   uint32_t lo, hi;            /* rehash: its ids */
 } worker_t;
 
@@ -191,23 +193,33 @@ static int wgrow(bfs_t *F, void **p, uint64_t *cap, uint64_t need, size_t sz)
   return 1;
 }
 
-/* Runs fn on every worker: the others on threads of their own. */
-static void run_workers(bfs_t *F, void *(*fn)(void *))
+/* Runs fn on every worker, the others on threads of their own, when
+ * there are `work` states to share; too few to pay for starting threads,
+ * the caller does it all (fn takes its work in turn, or by the workers'
+ * ranges, which the caller then covers alone: see workers_for). */
+#define SHARED_WORK 2048
+
+static unsigned workers_for(const bfs_t *F, uint64_t work)
 {
-  unsigned t;
+  return work < SHARED_WORK ? 1 : F->nthreads;
+}
+
+static void run_workers(bfs_t *F, void *(*fn)(void *), uint64_t work)
+{
+  unsigned t, n = workers_for(F, work);
 #if GDL_THREADS
   pthread_t th[MAX_THREADS];
   unsigned started = 1;
-  for (t = 1; t < F->nthreads; t++, started++)
+  for (t = 1; t < n; t++, started++)
     if (pthread_create(&th[t], NULL, fn, &F->w[t]) != 0)
       break;                   /* fewer threads: the caller does more */
   fn(&F->w[0]);
   for (t = 1; t < started; t++)
     pthread_join(th[t], NULL);
-  for (t = started; t < F->nthreads; t++)
+  for (t = started; t < n; t++)
     fn(&F->w[t]);
 #else
-  for (t = 0; t < F->nthreads; t++)
+  for (t = 0; t < n; t++)
     fn(&F->w[t]);
 #endif
 }
@@ -270,10 +282,11 @@ static void pack(const bfs_t *F, uint32_t id, const uint32_t *w, uint32_t lo,
       x &= ((uint64_t)1 << nb) - 1;
     for (i = 0; i < 2; i++, q++) {
       uint64_t y = i ? (sh ? x >> (64 - sh) : 0) : x << sh;
-      uint64_t s0 = base + q * 64 / F->nbits, s1 = base + (q * 64 + 63) / F->nbits;
       if (i && sh + nb <= 64)
         break;
-      put(c + q, y, F->shared && (s0 < lo || s1 >= hi));
+      put(c + q, y, F->shared &&
+                        (base + q * 64 / F->nbits < lo ||
+                         base + (q * 64 + 63) / F->nbits >= hi));
     }
   }
 }
@@ -344,9 +357,17 @@ static void *rehash_part(void *arg)
     h = hash_words(W->tmp, F->words);
     for (j = h & m;; j = (j + 1) & m) {
       e = 0;
-      if (__atomic_compare_exchange_n(&F->newtab[j], &e, (h & ~m) | (i + 1),
-                                      0, __ATOMIC_RELAXED, __ATOMIC_RELAXED))
+      if (!F->shared) {
+        if (F->newtab[j] == 0) {
+          F->newtab[j] = (h & ~m) | (i + 1);
+          break;
+        }
+      } else if (__atomic_compare_exchange_n(&F->newtab[j], &e,
+                                             (h & ~m) | (i + 1), 0,
+                                             __ATOMIC_RELAXED,
+                                             __ATOMIC_RELAXED)) {
         break;
+      }
     }
   }
   return NULL;
@@ -354,30 +375,31 @@ static void *rehash_part(void *arg)
 
 /* Room for n states: chunks, and the table at most 4/5 full (the caller
  * only, between phases). */
-static void make_room(bfs_t *F, uint64_t n)
+static void make_room(bfs_t *F, uint64_t want)
 {
   gdl_ctx *ctx = F->ctx;
-  uint32_t t, cap = F->mask + 1;
-  if (n > 0xfff00000u)
+  uint32_t t, cap = F->mask + 1, n;
+  if (want > 0xfff00000u)
     ctx_throw(ctx, GDL_ELIMIT, "more than 2^32 states");
-  while (F->nchunk < (n + CSTATES - 1) >> CSHIFT) {
+  while (F->nchunk < (want + CSTATES - 1) >> CSHIFT) {
     GROW(ctx, F->chunk, F->chunkcap, F->nchunk);
     F->chunk[F->nchunk++] = ctx_alloc(ctx, F->cwords * sizeof **F->chunk);
   }
-  if (F->table && n <= MAXLOAD(cap))
+  if (F->table && want <= MAXLOAD(cap))
     return;
-  while (n > MAXLOAD(cap))
+  while (want > MAXLOAD(cap))
     if ((cap *= 2) == 0)
       ctx_throw(ctx, GDL_ELIMIT, "more than 2^31 states");
   F->newtab = ctx_alloc(ctx, (size_t)cap * sizeof *F->table);
   ctx_free(ctx, F->table);
   F->table = NULL;
   F->mask = cap - 1;
-  for (t = 0; t < F->nthreads; t++) {
-    F->w[t].lo = (uint32_t)((uint64_t)F->nstates * t / F->nthreads);
-    F->w[t].hi = (uint32_t)((uint64_t)F->nstates * (t + 1) / F->nthreads);
+  n = workers_for(F, F->nstates);
+  for (t = 0; t < n; t++) {
+    F->w[t].lo = (uint32_t)((uint64_t)F->nstates * t / n);
+    F->w[t].hi = (uint32_t)((uint64_t)F->nstates * (t + 1) / n);
   }
-  run_workers(F, rehash_part);
+  run_workers(F, rehash_part, F->nstates);
   F->table = F->newtab;
   F->newtab = NULL;
 }
@@ -498,7 +520,7 @@ static void *expand(void *arg)
 {
   worker_t *W = arg;
   bfs_t *F = W->F;
-  uint64_t j[64], off[64], x, c;
+  uint64_t j[64], off[64], x, c, total;
   for (;;) {
     uint32_t b = __atomic_fetch_add(&F->next, 64, __ATOMIC_RELAXED), n;
     struct seg *sg;
@@ -517,18 +539,26 @@ static void *expand(void *arg)
                W->nexp + (uint64_t)__builtin_popcountll(lanes),
                sizeof *W->exp))
       break;
-    for (x = lanes; x; x &= x - 1) {
+    for (x = lanes, total = 0; x; x &= x - 1) {
       uint32_t l = (uint32_t)__builtin_ctzll(x);
       W->exp[W->nexp].id = b + l;
       W->exp[W->nexp++].joints =
           j[l] > UINT32_MAX ? UINT32_MAX : (uint32_t)j[l];
-      W->ngen += j[l];
-      for (c = 0; c < j[l]; c++) {
-        const uint32_t *s = W->out + (off[l] + c) * F->words;
-        uint32_t h = hash_words(s, F->words);
-        if (!stored(F, s, h, W->tmp) && !keep(W, s, h))
-          return NULL;
-      }
+      total += j[l];
+    }
+    W->ngen += total;
+    /* the children, lane after lane: their hashes first, each table slot
+     * asked of memory while the others are hashed */
+    if (!wgrow(F, (void **)&W->hb, &W->hbcap, total, sizeof *W->hb))
+      break;
+    for (c = 0; c < total; c++) {
+      W->hb[c] = hash_words(W->out + c * F->words, F->words);
+      __builtin_prefetch(&F->table[W->hb[c] & F->mask]);
+    }
+    for (c = 0; c < total; c++) {
+      const uint32_t *s = W->out + c * F->words;
+      if (!stored(F, s, W->hb[c], W->tmp) && !keep(W, s, W->hb[c]))
+        return NULL;
     }
     sg->n = (uint32_t)(W->nkid - sg->off);
     check_limits(F);
@@ -600,6 +630,8 @@ static void *dedup_part(void *arg)
   while ((bi = __atomic_fetch_add(&F->next, 1, __ATOMIC_RELAXED)) < F->nseg) {
     const struct seg *sg = &F->seg[bi];
     const worker_t *K = &F->w[sg->t];
+    for (i = 0; i < sg->n; i++)
+      __builtin_prefetch(&F->table[K->khash[sg->off + i] & F->mask]);
     for (i = 0; i < sg->n; i++)
       dedup(F, W, K->kid + (sg->off + i) * F->words, K->khash[sg->off + i],
             sg->ref + i);
@@ -727,6 +759,7 @@ static void release(bfs_t *F)
     ctx_free(ctx, W->khash);
     ctx_free(ctx, W->exp);
     ctx_free(ctx, W->tmp);
+    ctx_free(ctx, W->hb);
   }
   for (i = 0; i < F->nchunk; i++)
     ctx_free(ctx, F->chunk[i]);
@@ -773,7 +806,7 @@ static int one_level(bfs_t *F)
   for (t = 0; t < F->nthreads; t++)
     F->w[t].nkid = F->w[t].nexp = F->w[t].ngen = 0;
   /* 1: expand */
-  run_workers(F, expand);
+  run_workers(F, expand, F->hi - F->lo);
   for (t = 0; t < F->nthreads; t++) {
     worker_t *W = &F->w[t];
     for (i = 0; i < W->nexp; i++)
@@ -800,12 +833,12 @@ static int one_level(bfs_t *F)
   F->slot = ctx_alloc(ctx, (nref + 1) * sizeof *F->slot);
   F->nref = nref;
   F->next = 0;
-  run_workers(F, dedup_part);
+  run_workers(F, dedup_part, nref);
   if (stopped(F))
     ctx_throw(ctx, GDL_ELIMIT, "%s", F->why);
   /* 3: number */
   F->next = 0;
-  run_workers(F, count_part);
+  run_workers(F, count_part, nref);
   for (bi = 0; bi < F->nseg; bi++) {
     uint32_t n = F->seg[bi].first;
     F->seg[bi].first = F->nstates + add;
@@ -816,7 +849,7 @@ static int one_level(bfs_t *F)
   if (F->o->max_states && r->stored > F->o->max_states)
     r->stored = F->o->max_states;   /* the first ones, as one at a time */
   F->next = 0;
-  run_workers(F, number_part);
+  run_workers(F, number_part, nref);
   F->nstates = (uint32_t)r->stored;
   GROW(ctx, F->level, F->levelcap, F->nlevel + 1);
   F->level[++F->nlevel] = F->nstates;

@@ -20,7 +20,7 @@ REF="swipl -q tests/ref/gdlref.pl"
 ratios=
 # gdl solve's searches: SOLVE_SECONDS a search; FILE:KNOWN_LENGTH rows
 SS=${SOLVE_SECONDS:-60}
-SOLVE_ROWS=${SOLVE_ROWS:-"puzzles/eight-puzzle-31.kif:31 single/sudokuGrade1.kif:50 single/sudokuGrade2.kif:53 single/sudokuGrade3.kif:54 single/firefighter.kif:49 single/max_knights.kif:33 single/knightmove.kif:63"}
+SOLVE_ROWS=${SOLVE_ROWS:-"puzzles/eight-puzzle-31.kif:31 puzzles/fifteen-puzzle-34.kif:34 puzzles/sokoban-three-boxes.kif:39 puzzles/peg-solitaire-33.kif:31 single/sudokuGrade1.kif:50 single/sudokuGrade2.kif:53 single/sudokuGrade3.kif:54 single/firefighter.kif:49 single/max_knights.kif:33 single/knightmove.kif:63"}
 num() { sed -n "s/.*\"$1\": \([0-9.]*\).*/\1/p"; }
 max() { awk -v a="$1" -v b="$2" 'BEGIN { print (b != "" && (a == "" || b + 0 > a + 0)) ? b : a }'; }
 min() { awk -v a="$1" -v b="$2" 'BEGIN { print (b != "" && (a == "" || b + 0 < a + 0)) ? b : a }'; }
@@ -220,6 +220,29 @@ for row in $SOLVE_ROWS; do
     line="$line (no clingo) |"
   fi
   echo "$line"
+done
+echo
+echo "## What an estimate costs"
+echo
+echo "Microseconds a state generated, by a search that expands one state at"
+echo "a time: dfs (blind: the expansion alone) and astar (the expansion and"
+echo "each successor's estimate: h_max, h_ff, the dead-end tests), each to"
+echo "100,000 states stored (\`--max-states 100k\`) or its end; the best of $N."
+echo
+echo "| puzzle | dfs µs a state | astar µs a state | the estimate's share |"
+echo "|---|---:|---:|---:|"
+for f in puzzles/eight-puzzle-31.kif puzzles/sokoban-three-boxes.kif puzzles/peg-solitaire-33.kif $C/single/sudokuGrade1.kif; do
+  du= au=
+  i=0
+  while [ $i -lt "$N" ]; do
+    j=$($GDL solve --json --quiet --algorithm dfs --no-prune --max-states 100k "$f")
+    du=$(min "$du" "$(echo "$j" | awk -v s="$(echo "$j" | num seconds)" -v g="$(echo "$j" | num generated)" 'BEGIN { if (g > 0) printf "%.2f", s * 1e6 / g }')")
+    j=$($GDL solve --json --quiet --algorithm astar --max-states 100k "$f")
+    au=$(min "$au" "$(echo "$j" | awk -v s="$(echo "$j" | num seconds)" -v g="$(echo "$j" | num generated)" 'BEGIN { if (g > 0) printf "%.2f", s * 1e6 / g }')")
+    i=$((i + 1))
+  done
+  printf '| %s | %s | %s | %s |\n' "$(basename "$f" .kif)" "$du" "$au" \
+    "$(awk -v a="$au" -v d="$du" 'BEGIN { if (a > 0) printf "%.0f%%", (a - d) * 100 / a; else print "-" }')"
 done
 echo
 cat "$(dirname "$0")/bench-notes.md"

@@ -41,12 +41,9 @@
 
 #include "internal.h"
 
-#if !defined(__EMSCRIPTEN__)
-#define GDL_THREADS 1
+#if GDL_THREADS
 #include <pthread.h>
 #include <unistd.h>
-#else
-#define GDL_THREADS 0
 #endif
 
 #define NONE UINT32_MAX

@@ -588,3 +588,46 @@ uint32_t est_latches(const est_t *E)
 {
   return E->nlatch;
 }
+
+/* A copy of E for another thread: the graph and the latches shared, read
+ * only; the scratch of an estimate its own. */
+est_t *est_copy(gdl_ctx *ctx, const est_t *E)
+{
+  est_t *C = ctx_alloc(ctx, sizeof *C);
+  uint32_t N = E->nodes, n = E->n;
+  *C = *E;
+  C->level = ctx_alloc(ctx, (N + 1) * sizeof *C->level);
+  C->via = ctx_alloc(ctx, (N + 1) * sizeof *C->via);
+  C->cnt = ctx_alloc(ctx, (N + 1) * sizeof *C->cnt);
+  C->list[0] = ctx_alloc(ctx, (N + 1) * sizeof *C->list[0]);
+  C->list[1] = ctx_alloc(ctx, (N + 1) * sizeof *C->list[1]);
+  C->need = ctx_alloc(ctx, (N + 1) * sizeof *C->need);
+  C->mark = ctx_alloc(ctx, (N + 1) * sizeof *C->mark);
+  C->memo = ctx_alloc(ctx, n + 1);
+  C->mstamp = ctx_alloc(ctx, (n + 1) * sizeof *C->mstamp);
+  C->fixed = ctx_alloc(ctx, n + 1);
+  memcpy(C->fixed, E->fixed, n);
+  C->first = ctx_alloc(ctx, (E->nroles + 1) * sizeof *C->first);
+  C->second = ctx_alloc(ctx, E->nroles + 1);
+  C->now = C->mnow = 0;
+  return C;
+}
+
+void est_copy_free(gdl_ctx *ctx, est_t *C)
+{
+  if (!C)
+    return;
+  ctx_free(ctx, C->level);
+  ctx_free(ctx, C->via);
+  ctx_free(ctx, C->cnt);
+  ctx_free(ctx, C->list[0]);
+  ctx_free(ctx, C->list[1]);
+  ctx_free(ctx, C->need);
+  ctx_free(ctx, C->mark);
+  ctx_free(ctx, C->memo);
+  ctx_free(ctx, C->mstamp);
+  ctx_free(ctx, C->fixed);
+  ctx_free(ctx, C->first);
+  ctx_free(ctx, C->second);
+  ctx_free(ctx, C);
+}

@@ -347,6 +347,13 @@ void gbatch_play(gbatch_t *B, const uint64_t *pick, uint64_t lanes,
  * one after the other (words each) in the order of its joint moves. */
 void gbatch_expand(gbatch_t *B, uint64_t lanes, uint32_t *const *base);
 
+/* Threads: POSIX threads, except in the browser's build (one thread). */
+#if !defined(__EMSCRIPTEN__)
+#define GDL_THREADS 1
+#else
+#define GDL_THREADS 0
+#endif
+
 /* ---- breadth-first by levels (bfs.c) -------------------------------- */
 
 /* Breadth-first search of states as bits from `start` (ground_state_words
@@ -375,6 +382,10 @@ void est_state(est_t *E, const uint32_t *w, uint32_t *hmax, uint32_t *hff);
 int est_dead(est_t *E, const uint32_t *w);
 /* The fluents found latched. */
 uint32_t est_latches(const est_t *E);
+/* A copy of E for another thread (the graph shared, read-only, the
+ * scratch its own), and its release. */
+est_t *est_copy(gdl_ctx *ctx, const est_t *E);
+void est_copy_free(gdl_ctx *ctx, est_t *C);
 
 /* ---- loading (load.c) ------------------------------------------------- */
 

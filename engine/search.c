@@ -35,6 +35,10 @@
 
 #include "internal.h"
 
+#if GDL_THREADS
+#include <pthread.h>
+#endif
+
 static double clock_now(void)
 {
   struct timespec ts;
@@ -82,6 +86,16 @@ typedef struct {
   uint8_t *closed;            /* astar, gbfs: per state, expanded */
   struct pq { uint64_t key; uint32_t id; } *heap;
   uint32_t nheap, heapcap;
+  /* best-first: the children of the state being expanded, estimated
+   * together, on several threads where that pays (estimate_kids) */
+  uint32_t *kbits;            /* words each */
+  gdl_term *kmoves;           /* k each */
+  uint32_t *khm, *khf;
+  uint8_t *kdead;
+  uint32_t nkids, kidcap;
+  est_t **Es;                 /* per thread but the first: a copy of E */
+  unsigned nthreads;
+  double est_cost;            /* seconds an estimate, as last measured */
   const char *running;        /* the search's name, for progress */
   uint32_t fanout;            /* successors of the state being expanded */
 } search_t;
@@ -1006,37 +1020,143 @@ static void push_state(search_t *S, uint32_t id)
     heap_push(S, h << 32 | (UINT32_MAX - id), id);
 }
 
-static int best_each(search_t *S, void *arg, size_t place)
+/* Keeps the child at its place among its parent's (successors'). */
+static int keep_kid(search_t *S, void *arg, size_t place)
 {
-  uint32_t parent = *(uint32_t *)arg, hm, hf, id, h;
-  int isnew;
+  uint32_t n = S->nkids, c;
+  (void)arg;
   (void)place;
-  if (S->best == BEST_GBFS && S->fanout > EAGER_FANOUT) {
-    h = S->hval[parent];       /* evaluated when taken up: see below */
-  } else {
-    if (!estimate(S, S->child.facts, &hm, &hf))
-      return 0;
-    h = S->best == BEST_ASTAR ? hm : hf;
+  if (n >= S->kidcap) {
+    c = S->kidcap ? S->kidcap * 2 : 64;
+    S->kbits = ctx_realloc(S->ctx, S->kbits, (size_t)c * S->words * sizeof *S->kbits);
+    S->kmoves = ctx_realloc(S->ctx, S->kmoves, (size_t)c * S->k * sizeof *S->kmoves);
+    S->khm = ctx_realloc(S->ctx, S->khm, (size_t)c * sizeof *S->khm);
+    S->khf = ctx_realloc(S->ctx, S->khf, (size_t)c * sizeof *S->khf);
+    S->kdead = ctx_realloc(S->ctx, S->kdead, c);
+    S->kidcap = c;
   }
-  id = store(S, &S->child, state_hash32(S, S->child.facts, S->child.n),
-             parent, S->joint, &isnew);
+  copy_words(S->kbits + (size_t)n * S->words, S->child.facts, S->words);
+  COPY(S->kmoves + (size_t)n * S->k, S->joint, S->k * sizeof *S->joint);
+  S->nkids++;
+  return 0;
+}
+
+typedef struct {
+  search_t *S;
+  est_t *E;
+  uint32_t lo, hi;
+} est_job;
+
+/* The estimates of children [lo, hi), and whether each is a dead end. */
+static void *estimate_part(void *arg)
+{
+  est_job *j = arg;
+  search_t *S = j->S;
+  uint32_t i;
+  for (i = j->lo; i < j->hi; i++) {
+    const uint32_t *w = S->kbits + (size_t)i * S->words;
+    est_state(j->E, w, &S->khm[i], &S->khf[i]);
+    S->kdead[i] = S->khm[i] == EST_DEAD || (S->prune && est_dead(j->E, w));
+  }
+  return NULL;
+}
+
+/* The children's estimates, on the search's threads where the children
+ * are many or their estimates dear (each thread with its copy of the
+ * estimator); the values, and so the search, are the same on any number
+ * of threads.  A dead end is left out where pruning is on (counted),
+ * else searched with the estimates 0, as estimate() does. */
+static void estimate_kids(search_t *S)
+{
+  est_job job[64];
+  uint32_t n = S->nkids, t, nt = 1, i;
+  double t0 = clock_now();
+  if (S->nthreads > 1 && n >= 2 && n * S->est_cost >= 500e-6)
+    nt = S->nthreads < n ? S->nthreads : n;
+  for (t = 0; t < nt; t++) {
+    job[t].S = S;
+    job[t].E = t ? S->Es[t] : S->E;
+    job[t].lo = (uint32_t)((uint64_t)n * t / nt);
+    job[t].hi = (uint32_t)((uint64_t)n * (t + 1) / nt);
+  }
+#if GDL_THREADS
+  {
+    pthread_t th[64];
+    unsigned started = 1;
+    for (t = 1; t < nt; t++, started++)
+      if (pthread_create(&th[t], NULL, estimate_part, &job[t]) != 0)
+        break;
+    estimate_part(&job[0]);
+    for (t = 1; t < started; t++)
+      pthread_join(th[t], NULL);
+    for (t = started; t < nt; t++)
+      estimate_part(&job[t]);
+  }
+#else
+  for (t = 0; t < nt; t++)
+    estimate_part(&job[t]);
+#endif
+  if (nt == 1 && n) {          /* the cost of one, for the next choice:
+                                  a running mean, so that one stall
+                                  (the machine's, not ours) counts little */
+    double c = (clock_now() - t0) / n;
+    S->est_cost = S->est_cost > 0 ? 0.9 * S->est_cost + 0.1 * c : c;
+  }
+  for (i = 0; i < n; i++)
+    if (S->kdead[i]) {
+      if (S->prune)
+        S->res->pruned++;
+      else
+        S->khm[i] = S->khf[i] = 0;
+    }
+  ctx_poll(S->ctx);
+}
+
+/* Child i of state parent, its estimate h: stored, and taken up later,
+ * unless it was reached before by as few moves. */
+static void best_child(search_t *S, uint32_t parent, uint32_t i, uint32_t h)
+{
+  uint32_t id;
+  gdl_state s;
+  int isnew;
+  s.facts = S->kbits + (size_t)i * S->words;
+  s.n = s.cap = S->words;
+  id = store(S, &s, state_hash32(S, s.facts, s.n), parent,
+             S->kmoves + (size_t)i * S->k, &isnew);
   if (isnew) {
     S->hval[id] = h;
-    S->closed[id] = S->best == BEST_GBFS && S->fanout <= EAGER_FANOUT
+    S->closed[id] = S->best == BEST_GBFS && S->nkids <= EAGER_FANOUT
                         ? EVALUATED : 0;
   } else if (S->best == BEST_ASTAR && S->depth[parent] + 1 < S->depth[id]) {
     /* reached by fewer moves: the shorter way kept, taken up again */
-    uint32_t r;
     S->parent[id] = parent;
     S->depth[id] = S->depth[parent] + 1;
-    for (r = 0; r < S->k; r++)
-      S->moves[(size_t)id * S->k + r] = S->joint[r];
+    COPY(S->moves + (size_t)id * S->k, S->kmoves + (size_t)i * S->k,
+         S->k * sizeof *S->moves);
     S->closed[id] = 0;
   } else {
-    return 0;
+    return;
   }
   push_state(S, id);
-  return 0;
+}
+
+/* The children of state id, estimated (greedy search among many: not
+ * now, see below) and stored. */
+static void best_expand(search_t *S, uint32_t id)
+{
+  uint32_t i;
+  int lazy;
+  S->nkids = 0;
+  successors(S, keep_kid, NULL, 1);
+  lazy = S->best == BEST_GBFS && S->nkids > EAGER_FANOUT;
+  if (!lazy)
+    estimate_kids(S);
+  for (i = 0; i < S->nkids; i++) {
+    if (lazy)                  /* evaluated when taken up: see below */
+      best_child(S, id, i, S->hval[id]);
+    else if (!S->kdead[i] || !S->prune)
+      best_child(S, id, i, S->best == BEST_ASTAR ? S->khm[i] : S->khf[i]);
+  }
 }
 
 static void search_best(search_t *S, int which)
@@ -1092,7 +1212,7 @@ static void search_best(search_t *S, int which)
     S->closed[id] = 1;
     if (t < 0)
       continue;
-    successors(S, best_each, &id, 1);
+    best_expand(S, id);
   }
 none:
   r->status = GDL_UNSOLVABLE;
@@ -1118,6 +1238,17 @@ static void release(search_t *S)
   ctx_free(ctx, S->hval);
   ctx_free(ctx, S->closed);
   ctx_free(ctx, S->heap);
+  ctx_free(ctx, S->kbits);
+  ctx_free(ctx, S->kmoves);
+  ctx_free(ctx, S->khm);
+  ctx_free(ctx, S->khf);
+  ctx_free(ctx, S->kdead);
+  if (S->Es) {
+    unsigned t;
+    for (t = 1; t < S->nthreads; t++)
+      est_copy_free(ctx, S->Es[t]);
+    ctx_free(ctx, S->Es);
+  }
   gdl_state_release(ctx, &S->cur);
   gdl_state_release(ctx, &S->child);
   ctx->have_state = 0;        /* the network's is some state searched */
@@ -1180,6 +1311,15 @@ static gdl_status run_protected(search_t *S)
       ctx->est = est_build(ctx);
     S->E = ctx->est;
     res->latches = S->E ? est_latches(S->E) : 0;
+  }
+  S->nthreads = 1;
+  if (S->E && (S->o->algorithm == GDL_ASTAR || S->o->algorithm == GDL_GBFS)) {
+    unsigned t;                /* estimates on every core: a copy each */
+    S->nthreads = bfs_threads(S->o->threads);
+    S->Es = ctx_alloc(ctx, (S->nthreads + 1) * sizeof *S->Es);
+    for (t = 1; t < S->nthreads; t++)
+      S->Es[t] = est_copy(ctx, S->E);
+    res->threads = S->nthreads;
   }
   switch (S->o->algorithm) {
   case GDL_IDDFS:

@@ -13,7 +13,8 @@ B       := build
 CLISRC  := engine/cli.c engine/cli_args.c engine/cli_solve.c engine/cli_teach.c \
            engine/cli_util.c
 WEBSRC  := engine/web.c
-LIBSRC  := $(filter-out $(CLISRC) $(WEBSRC),$(wildcard engine/*.c))
+MPISRC  := engine/mpi.c
+LIBSRC  := $(filter-out $(CLISRC) $(WEBSRC) $(MPISRC),$(wildcard engine/*.c))
 LIBOBJ  := $(LIBSRC:engine/%.c=$(B)/%.o) $(B)/parser.o $(B)/lexer.o \
            $(B)/infix_parser.o $(B)/infix_lexer.o
 
@@ -55,6 +56,25 @@ $(B)/libgdl.a: $(LIBOBJ)
 
 $(B)/gdl: $(CLISRC:engine/%.c=$(B)/%.o) $(B)/libgdl.a
 	$(CC) $(CFLAGS) $(LDFLAGS) -o $@ $^ $(LDLIBS)
+
+# ---- gdl-mpi: breadth-first search across machines (Open MPI) -------------
+# Not part of `all`: the core build needs only a C compiler, flex and
+# bison.  mpi.o is built with mpicc and the same warnings, and stays in
+# $(B) so that tests/layers.sh holds it to the module map.
+MPICC   ?= mpicc
+
+$(B)/mpi.o: engine/mpi.c $(B)/parser.h | $(B)/.dir
+	$(MPICC) $(CPPFLAGS) $(CFLAGS) $(WARN) $(EXTRA_WARN) -MMD -c -o $@ $<
+
+$(B)/gdl-mpi: $(B)/mpi.o $(B)/cli_args.o $(B)/cli_solve.o $(B)/cli_util.o \
+              $(B)/libgdl.a
+	$(MPICC) $(CFLAGS) $(LDFLAGS) -o $@ $^ $(LDLIBS)
+
+mpi: $(B)/gdl-mpi
+
+# The MPI tests alone (make check runs them too; they skip without mpirun).
+check-mpi: all
+	tests/mpi.sh
 
 # ---- the browser playground ------------------------------------------------
 # libgdl and engine/web.c compiled to WebAssembly by Emscripten (Debian's
@@ -288,4 +308,4 @@ install: all
 clean:
 	rm -rf build
 
-.PHONY: all check conformance corpus-solve bench asan fuzz fuzz-build fuzz-smoke fuzz-regress install clean doc web check-web
+.PHONY: all check check-mpi mpi conformance corpus-solve bench asan fuzz fuzz-build fuzz-smoke fuzz-regress install clean doc web check-web

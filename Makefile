@@ -157,7 +157,8 @@ check-web: web all
 # ---- tests ---------------------------------------------------------------
 # One Check runner with a suite per module (tests/check_*.c), then the
 # module map held to the objects (tests/layers.sh), the golden error texts, gdl fmt on every file (tests/fmt.sh), KIF -> infix
-# -> KIF on every file (tests/roundtrip.sh) and the
+# -> KIF on every file (tests/roundtrip.sh), gdl-mpi beside one-process
+# bfs (tests/mpi.sh: skipped without mpirun and mpicc) and the
 # differential playouts against SWI-Prolog on a
 # bounded sample.  The corpus is read in place from ../shared/gdl-corpus.
 CHECK_CFLAGS := $(shell pkg-config --cflags check 2>/dev/null)
@@ -190,6 +191,7 @@ check: all $(B)/check_gdl $(B)/web.o
 	tests/play_tmux.sh
 	tests/fmt.sh -j 2
 	tests/roundtrip.sh -j 2
+	tests/mpi.sh
 	tests/search.sh -j 2 puzzles/*.kif puzzles/*.hrf $(addprefix $(CORPUS)/single/,$(SEARCH_GAMES))
 	tests/engines.sh -j 2 -k 2 -m 60 $(CORPUS)/single/*.kif $(CORPUS)/multi/*.kif $(CORPUS)/conformance/*.kif
 	tests/differential.sh -j 2 -k 2 -m 60 $(CORPUS)/single/*.kif $(CORPUS)/multi/*.kif $(CORPUS)/conformance/*.kif

@@ -20,7 +20,7 @@ for t in mpirun mpicc; do
     exit 0
   fi
 done
-${MAKE:-make} -s mpi >/dev/null || { echo "mpi: FAIL: make mpi"; exit 1; }
+${MAKE:-make} -s "$MPI" >/dev/null || { echo "mpi: FAIL: make mpi"; exit 1; }
 RUN="mpirun --oversubscribe"
 # Open MPI refuses root unless told; CI runs as root in a container
 [ "$(id -u)" = 0 ] && RUN="$RUN --allow-run-as-root"

@@ -811,9 +811,11 @@ static int usage(int argc, char **argv, opts_t *o)
   o->cmd = "solve";
   if (cli_parse(argc, argv, o) != 0)
     return 2;
-  if (o->algorithm && strcmp(o->algorithm, "bfs") != 0)
-    return usage_error("gdl-mpi searches breadth-first only, not with "
-                       "'%s'", o->algorithm);
+  if (o->algorithm && strcmp(o->algorithm, "bfs") != 0) {
+    fprintf(stderr, "gdl-mpi: it searches breadth-first only (bfs), not "
+            "with '%s'\n", o->algorithm);
+    return 2;
+  }
   return -1;
 }
 

@@ -13,7 +13,8 @@ B       := build
 CLISRC  := engine/cli.c engine/cli_args.c engine/cli_solve.c engine/cli_teach.c \
            engine/cli_util.c
 WEBSRC  := engine/web.c
-LIBSRC  := $(filter-out $(CLISRC) $(WEBSRC),$(wildcard engine/*.c))
+MPISRC  := engine/mpi.c
+LIBSRC  := $(filter-out $(CLISRC) $(WEBSRC) $(MPISRC),$(wildcard engine/*.c))
 LIBOBJ  := $(LIBSRC:engine/%.c=$(B)/%.o) $(B)/parser.o $(B)/lexer.o \
            $(B)/infix_parser.o $(B)/infix_lexer.o
 
@@ -55,6 +56,27 @@ $(B)/libgdl.a: $(LIBOBJ)
 
 $(B)/gdl: $(CLISRC:engine/%.c=$(B)/%.o) $(B)/libgdl.a
 	$(CC) $(CFLAGS) $(LDFLAGS) -o $@ $^ $(LDLIBS)
+
+# ---- gdl-mpi: breadth-first search across machines (Open MPI) -------------
+# Not part of `all`: the core build needs only a C compiler, flex and
+# bison.  mpi.o is built with mpicc and the same warnings, and stays in
+# $(B) so that tests/layers.sh holds it to the module map.
+MPICC   ?= mpicc
+# the wrappers compile with $(CC) (clang under make asan), not their own
+MPIENV  := OMPI_CC=$(CC) MPICH_CC=$(CC)
+
+$(B)/mpi.o: engine/mpi.c $(B)/parser.h | $(B)/.dir
+	$(MPIENV) $(MPICC) $(CPPFLAGS) $(CFLAGS) $(WARN) $(EXTRA_WARN) -MMD -c -o $@ $<
+
+$(B)/gdl-mpi: $(B)/mpi.o $(B)/cli_args.o $(B)/cli_solve.o $(B)/cli_util.o \
+              $(B)/libgdl.a
+	$(MPIENV) $(MPICC) $(CFLAGS) $(LDFLAGS) -o $@ $^ $(LDLIBS)
+
+mpi: $(B)/gdl-mpi
+
+# The MPI tests alone (make check runs them too; they skip without mpirun).
+check-mpi: all
+	GDL_MPI=$(B)/gdl-mpi tests/mpi.sh
 
 # ---- the browser playground ------------------------------------------------
 # libgdl and engine/web.c compiled to WebAssembly by Emscripten (Debian's
@@ -137,7 +159,8 @@ check-web: web all
 # ---- tests ---------------------------------------------------------------
 # One Check runner with a suite per module (tests/check_*.c), then the
 # module map held to the objects (tests/layers.sh), the golden error texts, gdl fmt on every file (tests/fmt.sh), KIF -> infix
-# -> KIF on every file (tests/roundtrip.sh) and the
+# -> KIF on every file (tests/roundtrip.sh), gdl-mpi beside one-process
+# bfs (tests/mpi.sh: skipped without mpirun and mpicc) and the
 # differential playouts against SWI-Prolog on a
 # bounded sample.  The corpus is read in place from ../shared/gdl-corpus.
 CHECK_CFLAGS := $(shell pkg-config --cflags check 2>/dev/null)
@@ -170,6 +193,7 @@ check: all $(B)/check_gdl $(B)/web.o
 	tests/play_tmux.sh
 	tests/fmt.sh -j 2
 	tests/roundtrip.sh -j 2
+	GDL_MPI=$(B)/gdl-mpi tests/mpi.sh
 	tests/search.sh -j 2 puzzles/*.kif puzzles/*.hrf $(addprefix $(CORPUS)/single/,$(SEARCH_GAMES))
 	tests/engines.sh -j 2 -k 2 -m 60 $(CORPUS)/single/*.kif $(CORPUS)/multi/*.kif $(CORPUS)/conformance/*.kif
 	tests/differential.sh -j 2 -k 2 -m 60 $(CORPUS)/single/*.kif $(CORPUS)/multi/*.kif $(CORPUS)/conformance/*.kif
@@ -303,4 +327,4 @@ install: all
 clean:
 	rm -rf build
 
-.PHONY: all check conformance corpus-solve bench asan fuzz fuzz-build fuzz-smoke fuzz-regress install clean doc web check-web
+.PHONY: all check check-mpi mpi conformance corpus-solve bench asan fuzz fuzz-build fuzz-smoke fuzz-regress install clean doc web check-web

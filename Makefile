@@ -233,19 +233,22 @@ asan:
 	  CFLAGS="-O1 -g -fsanitize=address,undefined -fno-sanitize-recover=all -fno-omit-frame-pointer" \
 	  LDFLAGS="-fsanitize=address,undefined" check
 
-# The threaded search under ThreadSanitizer: bfs on 1 to 4 threads held to
-# one thread's answers (the unit tests' threads and limits cases) and the
-# command on every puzzle, 4 threads; any report fails it.
+# The threaded searches under ThreadSanitizer: bfs, astar and gbfs on 1 to
+# 4 threads held to one thread's answers (the unit tests' threads and
+# limits cases), and each on 4 threads on every puzzle and a sudoku (whose
+# estimates run on the threads), 5 s each; any report fails it.
 TSAN_FLAGS := -O1 -g -fsanitize=thread
 tsan:
 	$(MAKE) B=build/tsan CC=clang CFLAGS="$(TSAN_FLAGS)" LDFLAGS="-fsanitize=thread" \
 	  build/tsan/gdl build/tsan/check_gdl
 	CK_RUN_CASE=threads TSAN_OPTIONS=halt_on_error=1 build/tsan/check_gdl
 	CK_RUN_CASE=limits TSAN_OPTIONS=halt_on_error=1 build/tsan/check_gdl
-	for f in puzzles/*.kif puzzles/*.hrf; do \
-	  TSAN_OPTIONS=halt_on_error=1 build/tsan/gdl solve -a bfs --threads 4 --quiet \
-	    --max-seconds 20 $$f > /dev/null; rc=$$?; \
-	  [ $$rc -le 3 ] || { echo "tsan: $$f: exit $$rc"; exit 1; }; \
+	for f in puzzles/*.kif puzzles/*.hrf $(CORPUS)/single/sudokuGrade1.kif; do \
+	  for a in bfs astar gbfs; do \
+	    TSAN_OPTIONS=halt_on_error=1 build/tsan/gdl solve -a $$a --threads 4 --quiet \
+	      --max-seconds 5 $$f > /dev/null; rc=$$?; \
+	    [ $$rc -le 3 ] || { echo "tsan: $$a $$f: exit $$rc"; exit 1; }; \
+	  done; \
 	done; echo "tsan: clean"
 
 # ---- fuzzing --------------------------------------------------------------
@@ -327,4 +330,4 @@ install: all
 clean:
 	rm -rf build
 
-.PHONY: all check check-mpi mpi conformance corpus-solve bench asan fuzz fuzz-build fuzz-smoke fuzz-regress install clean doc web check-web
+.PHONY: all check check-mpi mpi conformance corpus-solve bench asan tsan fuzz fuzz-build fuzz-smoke fuzz-regress install clean doc web check-web

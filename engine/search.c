@@ -1112,32 +1112,37 @@ static void estimate_kids(search_t *S)
   ctx_poll(S->ctx);
 }
 
-/* Child i of state parent, its estimate h: stored, and taken up later,
- * unless it was reached before by as few moves. */
-static void best_child(search_t *S, uint32_t parent, uint32_t i, uint32_t h)
+/* Child s of state parent, made by `moves`, its estimate h: stored, and
+ * taken up later, unless it was reached before by as few moves. */
+static void best_child(search_t *S, uint32_t parent, const gdl_state *s,
+                       const gdl_term *moves, uint32_t h)
 {
   uint32_t id;
-  gdl_state s;
   int isnew;
-  s.facts = S->kbits + (size_t)i * S->words;
-  s.n = s.cap = S->words;
-  id = store(S, &s, state_hash32(S, s.facts, s.n), parent,
-             S->kmoves + (size_t)i * S->k, &isnew);
+  id = store(S, s, state_hash32(S, s->facts, s->n), parent, moves, &isnew);
   if (isnew) {
     S->hval[id] = h;
-    S->closed[id] = S->best == BEST_GBFS && S->nkids <= EAGER_FANOUT
+    S->closed[id] = S->best == BEST_GBFS && S->fanout <= EAGER_FANOUT
                         ? EVALUATED : 0;
   } else if (S->best == BEST_ASTAR && S->depth[parent] + 1 < S->depth[id]) {
     /* reached by fewer moves: the shorter way kept, taken up again */
     S->parent[id] = parent;
     S->depth[id] = S->depth[parent] + 1;
-    COPY(S->moves + (size_t)id * S->k, S->kmoves + (size_t)i * S->k,
-         S->k * sizeof *S->moves);
+    COPY(S->moves + (size_t)id * S->k, moves, S->k * sizeof *S->moves);
     S->closed[id] = 0;
   } else {
     return;
   }
   push_state(S, id);
+}
+
+/* Without an estimator (the interpreter, states of facts), each child
+ * stored as it is made, estimated 0. */
+static int best_child_now(search_t *S, void *arg, size_t place)
+{
+  (void)place;
+  best_child(S, *(uint32_t *)arg, &S->child, S->joint, 0);
+  return 0;
 }
 
 /* The children of state id, estimated (greedy search among many: not
@@ -1146,16 +1151,24 @@ static void best_expand(search_t *S, uint32_t id)
 {
   uint32_t i;
   int lazy;
+  if (!S->E) {
+    successors(S, best_child_now, &id, 1);
+    return;
+  }
   S->nkids = 0;
   successors(S, keep_kid, NULL, 1);
   lazy = S->best == BEST_GBFS && S->nkids > EAGER_FANOUT;
   if (!lazy)
     estimate_kids(S);
   for (i = 0; i < S->nkids; i++) {
+    gdl_state s;
+    s.facts = S->kbits + (size_t)i * S->words;
+    s.n = s.cap = S->words;
     if (lazy)                  /* evaluated when taken up: see below */
-      best_child(S, id, i, S->hval[id]);
+      best_child(S, id, &s, S->kmoves + (size_t)i * S->k, S->hval[id]);
     else if (!S->kdead[i] || !S->prune)
-      best_child(S, id, i, S->best == BEST_ASTAR ? S->khm[i] : S->khf[i]);
+      best_child(S, id, &s, S->kmoves + (size_t)i * S->k,
+                 S->best == BEST_ASTAR ? S->khm[i] : S->khf[i]);
   }
 }
 

@@ -228,13 +228,6 @@ static inline uint64_t ld(const uint64_t *p)
   return __atomic_load_n(p, __ATOMIC_RELAXED);
 }
 
-static inline uint64_t load64(const uint32_t *w)
-{
-  uint64_t x;
-  memcpy(&x, w, sizeof x);
-  return x;
-}
-
 static inline void unpack(const bfs_t *F, uint32_t id, uint32_t *w)
 {
   const uint64_t *c = F->chunk[id >> CSHIFT];
@@ -297,18 +290,6 @@ static int same(const uint32_t *a, const uint32_t *b, uint32_t n)
   return 1;
 }
 
-static uint32_t hash_words(const uint32_t *w, uint32_t n)
-{
-  uint64_t h = 0x9e3779b97f4a7c15ull;
-  uint32_t i;
-  for (i = 0; i < n; i += 2) {
-    h = (h ^ load64(w + i)) * 0xbf58476d1ce4e5b9ull;
-    h ^= h >> 31;
-  }
-  h *= 0x94d049bb133111ebull;
-  return (uint32_t)(h >> 32);
-}
-
 /* Whether stored state id is w. */
 static inline int is_state(const bfs_t *F, uint32_t id, const uint32_t *w,
                            uint32_t *tmp)
@@ -351,7 +332,7 @@ static void *rehash_part(void *arg)
   for (i = W->lo; i < W->hi; i++) {
     uint32_t h;
     unpack(F, i, W->tmp);
-    h = hash_words(W->tmp, F->words);
+    h = words_hash(W->tmp, F->words);
     for (j = h & m;; j = (j + 1) & m) {
       e = 0;
       if (!F->shared) {
@@ -549,7 +530,7 @@ static void *expand(void *arg)
     if (!wgrow(F, (void **)&W->hb, &W->hbcap, total, sizeof *W->hb))
       break;
     for (c = 0; c < total; c++) {
-      W->hb[c] = hash_words(W->out + c * F->words, F->words);
+      W->hb[c] = words_hash(W->out + c * F->words, F->words);
       __builtin_prefetch(&F->table[W->hb[c] & F->mask]);
     }
     for (c = 0; c < total; c++) {
@@ -914,7 +895,7 @@ int bfs_levels(gdl_ctx *ctx, const gdl_solve_opts *o, gdl_solve_result *r,
   make_room(F, 1);
   pack(F, 0, start, 0, 1);
   {
-    uint32_t h = hash_words(start, F->words);
+    uint32_t h = words_hash(start, F->words);
     F->table[h & F->mask] = (h & ~F->mask) | 1;
   }
   F->nstates = 1;

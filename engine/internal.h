@@ -15,6 +15,7 @@
 #include <stdarg.h>
 #include <stdint.h>
 #include <stddef.h>
+#include <string.h>
 
 #include "gdl.h"
 #include "../grammar/ast.h"
@@ -353,6 +354,27 @@ void gbatch_expand(gbatch_t *B, uint64_t lanes, uint32_t *const *base);
 #else
 #define GDL_THREADS 0
 #endif
+
+/* States of bits come in pairs of 32-bit words (ground_state_words):
+ * the searches read, compare and hash them 64 bits at a time. */
+static inline uint64_t load64(const uint32_t *w)
+{
+  uint64_t x;
+  memcpy(&x, w, sizeof x);
+  return x;
+}
+
+static inline uint32_t words_hash(const uint32_t *w, uint32_t n)
+{
+  uint64_t h = 0x9e3779b97f4a7c15ull;
+  uint32_t i;
+  for (i = 0; i < n; i += 2) {
+    h = (h ^ load64(w + i)) * 0xbf58476d1ce4e5b9ull;
+    h ^= h >> 31;
+  }
+  h *= 0x94d049bb133111ebull;
+  return (uint32_t)(h >> 32);
+}
 
 /* ---- breadth-first by levels (bfs.c) -------------------------------- */
 

@@ -326,30 +326,21 @@ static uint64_t take_up(mb_t *M, uint64_t b, uint32_t n, unsigned level,
 static int make_children(mb_t *M, uint64_t lanes, const uint64_t *j,
                          uint64_t *off)
 {
-  uint64_t total = 0, most = 0, pass, pick[64], x;
+  uint64_t total = 0, x;
   uint32_t *outp[64];
   for (x = lanes; x; x &= x - 1) {
     uint32_t l = (uint32_t)__builtin_ctzll(x);
     off[l] = total;
     total += j[l];
-    if (j[l] > most)
-      most = j[l];
   }
   if (!grow(M, (void **)&M->out, &M->outcap, total * M->words + 1,
             sizeof *M->out))
     return 0;
-  for (pass = 0; pass < most; pass++) {
-    uint64_t on = 0;
-    for (x = lanes; x; x &= x - 1) {
-      uint32_t l = (uint32_t)__builtin_ctzll(x);
-      if (pass < j[l]) {
-        on |= (uint64_t)1 << l;
-        pick[l] = pass;
-        outp[l] = M->out + (off[l] + pass) * M->words;
-      }
-    }
-    gbatch_play(M->B, pick, on, outp);
+  for (x = lanes; x; x &= x - 1) {
+    uint32_t l = (uint32_t)__builtin_ctzll(x);
+    outp[l] = M->out + off[l] * M->words;
   }
+  gbatch_expand(M->B, lanes, outp);
   return 1;
 }
 

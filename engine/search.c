@@ -104,15 +104,6 @@ enum { BEST_ASTAR = 1, BEST_GBFS = 2 };
 #define EVALUATED 2           /* closed[]: open, its estimate its own */
 #define EAGER_FANOUT 16       /* gbfs: successors evaluated when made */
 
-/* States of bits come in pairs of 32-bit words (ground_state_words):
- * these copy, compare and hash them 64 bits at a time, with no call. */
-static inline uint64_t load64(const uint32_t *w)
-{
-  uint64_t x;
-  memcpy(&x, w, sizeof x);
-  return x;
-}
-
 static inline void copy_words(uint32_t *d, const uint32_t *s, uint32_t n)
 {
   uint32_t i;
@@ -127,18 +118,6 @@ static inline int same_words(const uint32_t *a, const uint32_t *b, uint32_t n)
     if (load64(a + i) != load64(b + i))
       return 0;
   return 1;
-}
-
-static inline uint32_t words_hash(const uint32_t *w, uint32_t n)
-{
-  uint64_t h = 0x9e3779b97f4a7c15ull;
-  uint32_t i;
-  for (i = 0; i < n; i += 2) {
-    h = (h ^ load64(w + i)) * 0xbf58476d1ce4e5b9ull;
-    h ^= h >> 31;
-  }
-  h *= 0x94d049bb133111ebull;
-  return (uint32_t)(h >> 32);
 }
 
 /* The hash of a state's facts, or of its bits. */

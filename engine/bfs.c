@@ -108,7 +108,7 @@ struct bfs {
   uint32_t nseg, segcap;
   uint32_t *slot;             /* phases 2, 3: per ref, its table slot, or
                                  NONE: a duplicate (atomic) */
-  uint64_t nref;
+  uint64_t nref, slotcap;
   uint32_t idend;             /* phase 3: the ids the level's end at */
   uint32_t best_id;           /* the first state with goal res->goal */
   int stop;                   /* a worker met a limit (atomic) */
@@ -807,8 +807,12 @@ static int one_level(bfs_t *F)
   }
   /* 2: dedup */
   make_room(F, (uint64_t)F->nstates + nref);
-  ctx_free(ctx, F->slot);
-  F->slot = ctx_alloc(ctx, (nref + 1) * sizeof *F->slot);
+  if (nref + 1 > F->slotcap) {  /* kept from level to level: no zeroing
+                                   needed, dedup sets each slot it reads */
+    F->slotcap = nref + 1 > 2 * F->slotcap ? nref + 1 : 2 * F->slotcap;
+    ctx_free(ctx, F->slot);
+    F->slot = ctx_alloc(ctx, F->slotcap * sizeof *F->slot);
+  }
   F->nref = nref;
   F->next = 0;
   run_workers(F, dedup_part, nref);

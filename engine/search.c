@@ -96,6 +96,8 @@ typedef struct {
   est_t **Es;                 /* per thread but the first: a copy of E */
   unsigned nthreads;
   double est_cost;            /* seconds an estimate, as last measured */
+  int together;               /* bfs, dfs: dead ends found among a
+                                 state's children together (threads) */
   const char *running;        /* the search's name, for progress */
   uint32_t fanout;            /* successors of the state being expanded */
 } search_t;
@@ -448,6 +450,107 @@ static int successors(search_t *S, succ_fn each, void *arg, int first)
   }
 }
 
+/* ---- children estimated together ----------------------------------- */
+
+/* Keeps state w (bits), made by `moves`, among the children to estimate
+ * together. */
+static void keep_bits(search_t *S, const uint32_t *w, const gdl_term *moves)
+{
+  uint32_t n = S->nkids, c;
+  if (n >= S->kidcap) {
+    c = S->kidcap ? S->kidcap * 2 : 64;
+    S->kbits = ctx_realloc(S->ctx, S->kbits, (size_t)c * S->words * sizeof *S->kbits);
+    S->kmoves = ctx_realloc(S->ctx, S->kmoves, (size_t)c * S->k * sizeof *S->kmoves);
+    S->khm = ctx_realloc(S->ctx, S->khm, (size_t)c * sizeof *S->khm);
+    S->khf = ctx_realloc(S->ctx, S->khf, (size_t)c * sizeof *S->khf);
+    S->kdead = ctx_realloc(S->ctx, S->kdead, c);
+    S->kidcap = c;
+  }
+  copy_words(S->kbits + (size_t)n * S->words, w, S->words);
+  COPY(S->kmoves + (size_t)n * S->k, moves, S->k * sizeof *moves);
+  S->nkids++;
+}
+
+/* Keeps the child at its place among its parent's (successors'). */
+static int keep_kid(search_t *S, void *arg, size_t place)
+{
+  (void)arg;
+  (void)place;
+  keep_bits(S, S->child.facts, S->joint);
+  return 0;
+}
+
+typedef struct {
+  search_t *S;
+  est_t *E;
+  uint32_t lo, hi;
+} est_job;
+
+/* The estimates of children [lo, hi), and whether each is a dead end. */
+static void *estimate_part(void *arg)
+{
+  est_job *j = arg;
+  search_t *S = j->S;
+  uint32_t i;
+  for (i = j->lo; i < j->hi; i++) {
+    const uint32_t *w = S->kbits + (size_t)i * S->words;
+    est_state(j->E, w, &S->khm[i], &S->khf[i]);
+    S->kdead[i] = S->khm[i] == EST_DEAD || (S->prune && est_dead(j->E, w));
+  }
+  return NULL;
+}
+
+/* The children's estimates, on the search's threads where the children
+ * are many or their estimates dear (each thread with its copy of the
+ * estimator); the values, and so the search, are the same on any number
+ * of threads.  A dead end is left out where pruning is on (counted),
+ * else searched with the estimates 0, as estimate() does. */
+static void estimate_kids(search_t *S)
+{
+  est_job job[64];
+  uint32_t n = S->nkids, t, nt = 1, i;
+  double t0 = clock_now();
+  if (S->nthreads > 1 && n >= 2 && n * S->est_cost >= 500e-6)
+    nt = S->nthreads < n ? S->nthreads : n;
+  for (t = 0; t < nt; t++) {
+    job[t].S = S;
+    job[t].E = t ? S->Es[t] : S->E;
+    job[t].lo = (uint32_t)((uint64_t)n * t / nt);
+    job[t].hi = (uint32_t)((uint64_t)n * (t + 1) / nt);
+  }
+#if GDL_THREADS
+  {
+    pthread_t th[64];
+    unsigned started = 1;
+    for (t = 1; t < nt; t++, started++)
+      if (pthread_create(&th[t], NULL, estimate_part, &job[t]) != 0)
+        break;
+    estimate_part(&job[0]);
+    for (t = 1; t < started; t++)
+      pthread_join(th[t], NULL);
+    for (t = started; t < nt; t++)
+      estimate_part(&job[t]);
+  }
+#else
+  for (t = 0; t < nt; t++)
+    estimate_part(&job[t]);
+#endif
+  if (nt == 1 && n) {          /* the cost of one, for the next choice:
+                                  a running mean, so that one stall
+                                  (the machine's, not ours) counts little */
+    double c = (clock_now() - t0) / n;
+    S->est_cost = S->est_cost > 0 ? 0.9 * S->est_cost + 0.1 * c : c;
+  }
+  for (i = 0; i < n; i++)
+    if (S->kdead[i]) {
+      if (S->prune)
+        S->res->pruned++;
+      else
+        S->khm[i] = S->khf[i] = 0;
+    }
+  ctx_poll(S->ctx);
+}
+
 /* ---- breadth-first and depth-first ------------------------------------ */
 
 /* The children of one expanded state, stored once all are made, so that
@@ -486,7 +589,7 @@ static int bfs_each(search_t *S, void *arg, size_t place)
     GROW(S->ctx, c->moves, c->movecap, (at + 1) * S->k);
   }
   k = &c->kids[at];
-  if (pruned(S, S->child.facts)) {
+  if (!S->together && pruned(S, S->child.facts)) {
     k->n = PRUNED;             /* a place left empty */
     c->nkids++;
     return 0;
@@ -510,6 +613,16 @@ static int bfs_each(search_t *S, void *arg, size_t place)
 static void store_kids(search_t *S, bfs_arg *a, kids_t *c)
 {
   uint32_t i;
+  if (S->together && c->nkids) {
+    /* the dead ends among them found together, on the threads */
+    S->nkids = 0;
+    for (i = 0; i < c->nkids; i++)
+      keep_bits(S, c->facts + c->kids[i].off, c->moves + i * S->k);
+    estimate_kids(S);
+    for (i = 0; i < c->nkids; i++)
+      if (S->kdead[i])
+        c->kids[i].n = PRUNED;
+  }
   for (i = 0; S->mask && i < c->nkids; i++) {
     if (c->kids[i].n == PRUNED)
       continue;
@@ -999,98 +1112,6 @@ static void push_state(search_t *S, uint32_t id)
     heap_push(S, h << 32 | (UINT32_MAX - id), id);
 }
 
-/* Keeps the child at its place among its parent's (successors'). */
-static int keep_kid(search_t *S, void *arg, size_t place)
-{
-  uint32_t n = S->nkids, c;
-  (void)arg;
-  (void)place;
-  if (n >= S->kidcap) {
-    c = S->kidcap ? S->kidcap * 2 : 64;
-    S->kbits = ctx_realloc(S->ctx, S->kbits, (size_t)c * S->words * sizeof *S->kbits);
-    S->kmoves = ctx_realloc(S->ctx, S->kmoves, (size_t)c * S->k * sizeof *S->kmoves);
-    S->khm = ctx_realloc(S->ctx, S->khm, (size_t)c * sizeof *S->khm);
-    S->khf = ctx_realloc(S->ctx, S->khf, (size_t)c * sizeof *S->khf);
-    S->kdead = ctx_realloc(S->ctx, S->kdead, c);
-    S->kidcap = c;
-  }
-  copy_words(S->kbits + (size_t)n * S->words, S->child.facts, S->words);
-  COPY(S->kmoves + (size_t)n * S->k, S->joint, S->k * sizeof *S->joint);
-  S->nkids++;
-  return 0;
-}
-
-typedef struct {
-  search_t *S;
-  est_t *E;
-  uint32_t lo, hi;
-} est_job;
-
-/* The estimates of children [lo, hi), and whether each is a dead end. */
-static void *estimate_part(void *arg)
-{
-  est_job *j = arg;
-  search_t *S = j->S;
-  uint32_t i;
-  for (i = j->lo; i < j->hi; i++) {
-    const uint32_t *w = S->kbits + (size_t)i * S->words;
-    est_state(j->E, w, &S->khm[i], &S->khf[i]);
-    S->kdead[i] = S->khm[i] == EST_DEAD || (S->prune && est_dead(j->E, w));
-  }
-  return NULL;
-}
-
-/* The children's estimates, on the search's threads where the children
- * are many or their estimates dear (each thread with its copy of the
- * estimator); the values, and so the search, are the same on any number
- * of threads.  A dead end is left out where pruning is on (counted),
- * else searched with the estimates 0, as estimate() does. */
-static void estimate_kids(search_t *S)
-{
-  est_job job[64];
-  uint32_t n = S->nkids, t, nt = 1, i;
-  double t0 = clock_now();
-  if (S->nthreads > 1 && n >= 2 && n * S->est_cost >= 500e-6)
-    nt = S->nthreads < n ? S->nthreads : n;
-  for (t = 0; t < nt; t++) {
-    job[t].S = S;
-    job[t].E = t ? S->Es[t] : S->E;
-    job[t].lo = (uint32_t)((uint64_t)n * t / nt);
-    job[t].hi = (uint32_t)((uint64_t)n * (t + 1) / nt);
-  }
-#if GDL_THREADS
-  {
-    pthread_t th[64];
-    unsigned started = 1;
-    for (t = 1; t < nt; t++, started++)
-      if (pthread_create(&th[t], NULL, estimate_part, &job[t]) != 0)
-        break;
-    estimate_part(&job[0]);
-    for (t = 1; t < started; t++)
-      pthread_join(th[t], NULL);
-    for (t = started; t < nt; t++)
-      estimate_part(&job[t]);
-  }
-#else
-  for (t = 0; t < nt; t++)
-    estimate_part(&job[t]);
-#endif
-  if (nt == 1 && n) {          /* the cost of one, for the next choice:
-                                  a running mean, so that one stall
-                                  (the machine's, not ours) counts little */
-    double c = (clock_now() - t0) / n;
-    S->est_cost = S->est_cost > 0 ? 0.9 * S->est_cost + 0.1 * c : c;
-  }
-  for (i = 0; i < n; i++)
-    if (S->kdead[i]) {
-      if (S->prune)
-        S->res->pruned++;
-      else
-        S->khm[i] = S->khf[i] = 0;
-    }
-  ctx_poll(S->ctx);
-}
-
 /* Child s of state parent, made by `moves`, its estimate h: stored, and
  * taken up later, unless it was reached before by as few moves. */
 static void best_child(search_t *S, uint32_t parent, const gdl_state *s,
@@ -1305,13 +1326,17 @@ static gdl_status run_protected(search_t *S)
     res->latches = S->E ? est_latches(S->E) : 0;
   }
   S->nthreads = 1;
-  if (S->E && (S->o->algorithm == GDL_ASTAR || S->o->algorithm == GDL_GBFS)) {
+  if (S->E && (S->o->algorithm == GDL_ASTAR || S->o->algorithm == GDL_GBFS ||
+               (S->prune && (S->o->algorithm == GDL_DFS ||
+                             S->o->algorithm == GDL_BFS)))) {
     unsigned t;                /* estimates on every core: a copy each */
     S->nthreads = bfs_threads(S->o->threads);
     S->Es = ctx_alloc(ctx, (S->nthreads + 1) * sizeof *S->Es);
     for (t = 1; t < S->nthreads; t++)
       S->Es[t] = est_copy(ctx, S->E);
     res->threads = S->nthreads;
+    S->together = S->prune && S->nthreads > 1 &&
+                  (S->o->algorithm == GDL_DFS || S->o->algorithm == GDL_BFS);
   }
   switch (S->o->algorithm) {
   case GDL_IDDFS:

@@ -163,8 +163,9 @@ static const struct {
     "  bfs, iddfs  blind: shortest;   dfs  blind: some plan\n"
     "--prune leaves out states from which goal 100 cannot be reached (the\n"
     "default of the informed searches), --no-prune keeps them.\n"
-    "--threads N: bfs searches on N threads (default: one per core), with\n"
-    "the same plan and counts as on one.\n"
+    "--threads N: bfs searches on N threads (default: one per core), and\n"
+    "astar, gbfs and pruning estimate on them; the same plan and counts\n"
+    "as on one.\n"
     "Exit 0 solved, 1 no plan exists (the best goal reachable is reported),\n"
     "3 a limit or Ctrl-C stopped the search.\n" },
 };

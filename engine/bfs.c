@@ -351,18 +351,25 @@ static void *rehash_part(void *arg)
   return NULL;
 }
 
-/* Room for n states: chunks, and the table at most 4/5 full (the caller
- * only, between phases). */
+/* Chunks of the pool for `want` states (the caller only, between
+ * phases). */
+static void make_chunks(bfs_t *F, uint64_t want)
+{
+  gdl_ctx *ctx = F->ctx;
+  while (F->nchunk < (want + CSTATES - 1) >> CSHIFT) {
+    GROW(ctx, F->chunk, F->chunkcap, F->nchunk);
+    F->chunk[F->nchunk++] = ctx_alloc(ctx, F->cwords * sizeof **F->chunk);
+  }
+}
+
+/* Room in the table for `want` states, at most 4/5 full (the caller only,
+ * between phases). */
 static void make_room(bfs_t *F, uint64_t want)
 {
   gdl_ctx *ctx = F->ctx;
   uint32_t t, cap = F->mask + 1, n;
   if (want > 0xfff00000u)
     ctx_throw(ctx, GDL_ELIMIT, "more than 2^32 states");
-  while (F->nchunk < (want + CSTATES - 1) >> CSHIFT) {
-    GROW(ctx, F->chunk, F->chunkcap, F->nchunk);
-    F->chunk[F->nchunk++] = ctx_alloc(ctx, F->cwords * sizeof **F->chunk);
-  }
   if (F->table && want <= MAXLOAD(cap))
     return;
   while (want > MAXLOAD(cap))
@@ -380,13 +387,6 @@ static void make_room(bfs_t *F, uint64_t want)
   run_workers(F, rehash_part, F->nstates);
   F->table = F->newtab;
   F->newtab = NULL;
-}
-
-/* The chunks past the last state's given back. */
-static void trim(bfs_t *F)
-{
-  while (F->nchunk > ((uint64_t)F->nstates + CSTATES - 1) >> CSHIFT)
-    ctx_free(F->ctx, F->chunk[--F->nchunk]);
 }
 
 static double store_bytes(const bfs_t *F)
@@ -830,12 +830,12 @@ static int one_level(bfs_t *F)
   r->stored = (uint64_t)F->nstates + add;
   if (F->o->max_states && r->stored > F->o->max_states)
     r->stored = F->o->max_states;   /* the first ones, as one at a time */
+  make_chunks(F, r->stored);
   F->next = 0;
   run_workers(F, number_part, nref);
   F->nstates = (uint32_t)r->stored;
   GROW(ctx, F->level, F->levelcap, F->nlevel + 1);
   F->level[++F->nlevel] = F->nstates;
-  trim(F);
   if (F->o->max_states && (uint64_t)F->nstates < (uint64_t)F->level[F->nlevel - 1] + add)
     ctx_throw(ctx, GDL_ELIMIT, "state limit of %llu reached",
               (unsigned long long)F->o->max_states);
@@ -896,6 +896,7 @@ int bfs_levels(gdl_ctx *ctx, const gdl_solve_opts *o, gdl_solve_result *r,
     W->best_id = NONE;
   }
   GROW(ctx, F->level, F->levelcap, 2);
+  make_chunks(F, 1);
   make_room(F, 1);
   pack(F, 0, start, 0, 1);
   {

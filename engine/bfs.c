@@ -443,21 +443,11 @@ static int make_children(worker_t *W, uint64_t lanes, const uint64_t *j,
                          uint64_t *off)
 {
   bfs_t *F = W->F;
-  uint64_t total = 0, x;
-  uint32_t *outp[64];
-  for (x = lanes; x; x &= x - 1) {
-    uint32_t l = (uint32_t)__builtin_ctzll(x);
-    off[l] = total;
-    total += j[l];
-  }
+  uint64_t total = gbatch_layout(lanes, j, off);
   if (!wgrow(F, (void **)&W->out, &W->outcap, total * F->words + 1,
              sizeof *W->out))
     return 0;
-  for (x = lanes; x; x &= x - 1) {
-    uint32_t l = (uint32_t)__builtin_ctzll(x);
-    outp[l] = W->out + off[l] * F->words;
-  }
-  gbatch_expand(W->B, lanes, outp);
+  gbatch_expand(W->B, lanes, off, W->out);
   return 1;
 }
 

@@ -343,12 +343,27 @@ void gbatch_play(gbatch_t *B, const uint64_t *pick, uint64_t lanes,
   play_out(B, lanes, out);
 }
 
-void gbatch_expand(gbatch_t *B, uint64_t lanes, uint32_t *const *base)
+uint64_t gbatch_layout(uint64_t lanes, const uint64_t *j, uint64_t *off)
 {
+  uint64_t total = 0, x;
+  for (x = lanes; x; x &= x - 1) {
+    uint32_t l = (uint32_t)__builtin_ctzll(x);
+    off[l] = total;
+    total += j[l];
+  }
+  return total;
+}
+
+void gbatch_expand(gbatch_t *B, uint64_t lanes, const uint64_t *off,
+                   uint32_t *buf)
+{
+  uint32_t *base[64];
   const ground_t *G = B->G;
   uint64_t *v = B->v, x, most = 0, j;
   uint32_t *out[64], n[64], e, i;
   uint64_t by_move = 0, by_number = B->cfree, active = 0;
+  for (x = lanes; x; x &= x - 1)
+    base[__builtin_ctzll(x)] = buf + off[__builtin_ctzll(x)] * B->words;
   if (B->nroles == 1) {
     /* a pass per move costs its rules and the free ones; a pass per
      * joint move number costs the rules of every move some lane plays,

@@ -344,9 +344,13 @@ void gbatch_joint(const gbatch_t *B, uint32_t lane, uint64_t j,
  * state's bits to out[l]. */
 void gbatch_play(gbatch_t *B, const uint64_t *pick, uint64_t lanes,
                  uint32_t *const *out);
-/* Every joint move of each lane of `lanes`: lane l's children to base[l],
- * one after the other (words each) in the order of its joint moves. */
-void gbatch_expand(gbatch_t *B, uint64_t lanes, uint32_t *const *base);
+/* Where each lane of `lanes`, with j[l] joint moves, has its children in
+ * one buffer, lane after lane: off[l], in states; returns their number. */
+uint64_t gbatch_layout(uint64_t lanes, const uint64_t *j, uint64_t *off);
+/* Every joint move of each lane of `lanes`: lane l's children to
+ * buf + off[l] states (words each), in the order of its joint moves. */
+void gbatch_expand(gbatch_t *B, uint64_t lanes, const uint64_t *off,
+                   uint32_t *buf);
 
 /* Threads: POSIX threads, except in the browser's build (one thread). */
 #if !defined(__EMSCRIPTEN__)

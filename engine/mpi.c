@@ -326,21 +326,11 @@ static uint64_t take_up(mb_t *M, uint64_t b, uint32_t n, unsigned level,
 static int make_children(mb_t *M, uint64_t lanes, const uint64_t *j,
                          uint64_t *off)
 {
-  uint64_t total = 0, x;
-  uint32_t *outp[64];
-  for (x = lanes; x; x &= x - 1) {
-    uint32_t l = (uint32_t)__builtin_ctzll(x);
-    off[l] = total;
-    total += j[l];
-  }
+  uint64_t total = gbatch_layout(lanes, j, off);
   if (!grow(M, (void **)&M->out, &M->outcap, total * M->words + 1,
             sizeof *M->out))
     return 0;
-  for (x = lanes; x; x &= x - 1) {
-    uint32_t l = (uint32_t)__builtin_ctzll(x);
-    outp[l] = M->out + off[l] * M->words;
-  }
-  gbatch_expand(M->B, lanes, outp);
+  gbatch_expand(M->B, lanes, off, M->out);
   return 1;
 }
 

@@ -37,7 +37,6 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <time.h>
 
 #include "internal.h"
 
@@ -121,13 +120,6 @@ struct bfs {
   pthread_mutex_t lock;       /* the context's allocator, why[] */
 #endif
 };
-
-static double now(void)
-{
-  struct timespec ts;
-  clock_gettime(CLOCK_MONOTONIC, &ts);
-  return (double)ts.tv_sec + (double)ts.tv_nsec * 1e-9;
-}
 
 static void lock(bfs_t *F)
 {
@@ -281,23 +273,12 @@ static void pack(const bfs_t *F, uint32_t id, const uint32_t *w, uint32_t lo,
   }
 }
 
-static int same(const uint32_t *a, const uint32_t *b, uint32_t n)
-{
-  uint32_t i;
-  for (i = 0; i < n; i += 2)
-    if (load64(a + i) != load64(b + i))
-      return 0;
-  return 1;
-}
-
 /* Whether stored state id is w. */
-static inline int is_state(const bfs_t *F, uint32_t id, const uint32_t *w,
-                           uint32_t *tmp)
+static inline int is_state(const bfs_t *F, uint32_t id, const uint32_t *w)
 {
   const uint64_t *c = F->chunk[id >> CSHIFT];
   uint64_t bit = (uint64_t)(id & (CSTATES - 1)) * F->nbits;
   uint32_t b;
-  (void)tmp;
   for (b = 0; b < F->nbits; b += 64) {
     uint64_t q = (bit + b) >> 6, x;
     unsigned sh = (unsigned)((bit + b) & 63);
@@ -312,14 +293,13 @@ static inline int is_state(const bfs_t *F, uint32_t id, const uint32_t *w,
   return 1;
 }
 
-/* Whether state w (hash h) is stored; tmp is scratch. */
-static int stored(const bfs_t *F, const uint32_t *w, uint32_t h,
-                  uint32_t *tmp)
+/* Whether state w (hash h) is stored. */
+static int stored(const bfs_t *F, const uint32_t *w, uint32_t h)
 {
   uint32_t j, e, m = F->mask;
   for (j = h & m; (e = __atomic_load_n(&F->table[j], __ATOMIC_ACQUIRE));
        j = (j + 1) & m)
-    if ((e & ~m) == (h & ~m) && is_state(F, (e & m) - 1, w, tmp))
+    if ((e & ~m) == (h & ~m) && is_state(F, (e & m) - 1, w))
       return 1;
   return 0;
 }
@@ -476,7 +456,7 @@ static void check_limits(bfs_t *F)
   gdl_ctx *ctx = F->ctx;
   if (ctx->interrupt && *ctx->interrupt) {
     halt(F, "interrupted");
-  } else if (ctx->deadline > 0 && now() > ctx->deadline) {
+  } else if (ctx->deadline > 0 && ctx_clock() > ctx->deadline) {
     char why[64];
     snprintf(why, sizeof why, "time limit of %g s reached",
              F->o->max_seconds);
@@ -525,7 +505,7 @@ static void *expand(void *arg)
     }
     for (c = 0; c < total; c++) {
       const uint32_t *s = W->out + c * F->words;
-      if (!stored(F, s, W->hb[c], W->tmp) && !keep(W, s, W->hb[c]))
+      if (!stored(F, s, W->hb[c]) && !keep(W, s, W->hb[c]))
         return NULL;
     }
     sg->n = (uint32_t)(W->nkid - sg->off);
@@ -555,7 +535,7 @@ static const uint32_t *kid_bits(const bfs_t *F, uint64_t ref)
 
 /* Phase 2 for one child: enters it in the table unless it is there, the
  * smaller ref of two makings of one state winning. */
-static void dedup(bfs_t *F, worker_t *W, const uint32_t *w, uint32_t h,
+static void dedup(bfs_t *F, const uint32_t *w, uint32_t h,
                   uint64_t ref)
 {
   uint32_t m = F->mask, j = h & m, e, v, mine = (h & ~m) |
@@ -572,8 +552,8 @@ static void dedup(bfs_t *F, worker_t *W, const uint32_t *w, uint32_t h,
     }
     if ((e & ~m) == (h & ~m)) {
       v = (e & m) - 1;
-      if (v < F->nstates ? is_state(F, v, w, W->tmp)
-                         : same(kid_bits(F, v - F->nstates), w, F->words)) {
+      if (v < F->nstates ? is_state(F, v, w)
+                         : same_words(kid_bits(F, v - F->nstates), w, F->words)) {
         if (v < F->nstates || v - F->nstates < ref)
           return;              /* stored, or made first elsewhere */
         __atomic_store_n(&F->slot[ref], j, __ATOMIC_RELAXED);
@@ -601,7 +581,7 @@ static void *dedup_part(void *arg)
     for (i = 0; i < sg->n; i++)
       __builtin_prefetch(&F->table[K->khash[sg->off + i] & F->mask]);
     for (i = 0; i < sg->n; i++)
-      dedup(F, W, K->kid + (sg->off + i) * F->words, K->khash[sg->off + i],
+      dedup(F, K->kid + (sg->off + i) * F->words, K->khash[sg->off + i],
             sg->ref + i);
     if ((bi & 63) == 0 && stopped(F))
       break;
@@ -655,7 +635,7 @@ static void *number_part(void *arg)
 static void report(bfs_t *F, int force)
 {
   const gdl_solve_opts *o = F->o;
-  double t = now();
+  double t = ctx_clock();
   if (o->progress && (force || t >= F->next_report)) {
     gdl_progress p;
     /* the caller's own count of this level, not the other workers' */
@@ -698,7 +678,7 @@ static void plan_back(bfs_t *F, uint32_t id)
       for (x = lanes; x && !found; x &= x - 1) {
         uint32_t l = (uint32_t)__builtin_ctzll(x);
         for (c = 0; c < j[l] && !found; c++)
-          if (same(W->out + (off[l] + c) * F->words, target, F->words)) {
+          if (same_words(W->out + (off[l] + c) * F->words, target, F->words)) {
             gbatch_joint(W->B, l, c, r->plan + (size_t)(lv - 1) * F->k);
             unpack(F, b + l, target);
             found = 1;
@@ -853,7 +833,7 @@ int bfs_levels(gdl_ctx *ctx, const gdl_solve_opts *o, gdl_solve_result *r,
   F->words = ground_state_words(ctx);
   F->nbits = ground_state_slots(ctx);   /* the words' bits past them: 0 */
   F->cwords = (uint32_t)(((uint64_t)CSTATES * F->nbits + 63) / 64 + 1);
-  F->t0 = now();
+  F->t0 = ctx_clock();
   F->best_id = NONE;
   F->nthreads = bfs_threads(o->threads);
   F->shared = F->nthreads > 1;

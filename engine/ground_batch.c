@@ -380,17 +380,17 @@ void gbatch_expand(gbatch_t *B, uint64_t lanes, const uint64_t *off,
     most = 0;
   }
   if (B->nroles != 1 || by_number <= by_move) {  /* the m-th of each */
-    uint64_t pick[64];
+    uint64_t pick[64], nj[64];
     for (x = lanes; x; x &= x - 1) {
       uint32_t l = (uint32_t)__builtin_ctzll(x);
-      if (gbatch_joints(B, l) > most)
-        most = gbatch_joints(B, l);
+      if ((nj[l] = gbatch_joints(B, l)) > most)
+        most = nj[l];
     }
     for (j = 0; j < most; j++) {
       uint64_t on = 0;
       for (x = lanes; x; x &= x - 1) {
         uint32_t l = (uint32_t)__builtin_ctzll(x);
-        if (j < gbatch_joints(B, l)) {
+        if (j < nj[l]) {
           on |= (uint64_t)1 << l;
           pick[l] = j;
           out[l] = base[l] + j * B->words;

@@ -368,6 +368,22 @@ static inline uint64_t load64(const uint32_t *w)
   return x;
 }
 
+static inline void copy_words(uint32_t *d, const uint32_t *s, uint32_t n)
+{
+  uint32_t i;
+  for (i = 0; i < n; i += 2)
+    memcpy(d + i, s + i, sizeof(uint64_t));
+}
+
+static inline int same_words(const uint32_t *a, const uint32_t *b, uint32_t n)
+{
+  uint32_t i;
+  for (i = 0; i < n; i += 2)
+    if (load64(a + i) != load64(b + i))
+      return 0;
+  return 1;
+}
+
 static inline uint32_t words_hash(const uint32_t *w, uint32_t n)
 {
   uint64_t h = 0x9e3779b97f4a7c15ull;

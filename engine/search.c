@@ -31,20 +31,12 @@
  */
 #include <stdio.h>
 #include <string.h>
-#include <time.h>
 
 #include "internal.h"
 
 #if GDL_THREADS
 #include <pthread.h>
 #endif
-
-static double clock_now(void)
-{
-  struct timespec ts;
-  clock_gettime(CLOCK_MONOTONIC, &ts);
-  return (double)ts.tv_sec + (double)ts.tv_nsec * 1e-9;
-}
 
 typedef struct {
   gdl_ctx *ctx;
@@ -106,22 +98,6 @@ enum { BEST_ASTAR = 1, BEST_GBFS = 2 };
 #define EVALUATED 2           /* closed[]: open, its estimate its own */
 #define EAGER_FANOUT 16       /* gbfs: successors evaluated when made */
 
-static inline void copy_words(uint32_t *d, const uint32_t *s, uint32_t n)
-{
-  uint32_t i;
-  for (i = 0; i < n; i += 2)
-    memcpy(d + i, s + i, sizeof(uint64_t));
-}
-
-static inline int same_words(const uint32_t *a, const uint32_t *b, uint32_t n)
-{
-  uint32_t i;
-  for (i = 0; i < n; i += 2)
-    if (load64(a + i) != load64(b + i))
-      return 0;
-  return 1;
-}
-
 /* The hash of a state's facts, or of its bits. */
 static inline uint32_t state_hash32(const search_t *S, const gdl_term *f,
                                     uint32_t n)
@@ -138,7 +114,7 @@ static inline uint32_t state_hash32(const search_t *S, const gdl_term *f,
 
 static void report(search_t *S, unsigned depth, int force)
 {
-  double t = clock_now();
+  double t = ctx_clock();
   gdl_solve_result *r = S->res;
   r->seconds = t - S->t0;
   r->peak_memory = gdl_memory_peak(S->ctx);
@@ -509,7 +485,7 @@ static void estimate_kids(search_t *S)
 {
   est_job job[64];
   uint32_t n = S->nkids, t, nt = 1, i;
-  double t0 = clock_now();
+  double t0 = ctx_clock();
   if (S->nthreads > 1 && n >= 2 && n * S->est_cost >= 500e-6)
     nt = S->nthreads < n ? S->nthreads : n;
   for (t = 0; t < nt; t++) {
@@ -538,7 +514,7 @@ static void estimate_kids(search_t *S)
   if (nt == 1 && n) {          /* the cost of one, for the next choice:
                                   a running mean, so that one stall
                                   (the machine's, not ours) counts little */
-    double c = (clock_now() - t0) / n;
+    double c = (ctx_clock() - t0) / n;
     S->est_cost = S->est_cost > 0 ? 0.9 * S->est_cost + 0.1 * c : c;
   }
   for (i = 0; i < n; i++)
@@ -1269,7 +1245,7 @@ static void release(search_t *S)
 
 static void finish(search_t *S)
 {
-  S->res->seconds = clock_now() - S->t0;
+  S->res->seconds = ctx_clock() - S->t0;
   S->res->peak_memory = gdl_memory_peak(S->ctx);
   if (S->o->progress)
     report(S, S->res->depth, 1);
@@ -1310,7 +1286,7 @@ static gdl_status run_protected(search_t *S)
       return ctx->thrown;
     res->status = GDL_LIMIT;
     snprintf(res->why, sizeof res->why, "%.150s", ctx->errmsg);
-    res->seconds = clock_now() - S->t0;
+    res->seconds = ctx_clock() - S->t0;
     res->peak_memory = gdl_memory_peak(ctx);
     res->plan = NULL;
     res->length = 0;
@@ -1383,7 +1359,7 @@ static gdl_status solve_one(gdl_ctx *ctx, const gdl_solve_opts *opts,
   S.o = opts;
   S.res = res;
   S.k = ctx->nroles;
-  S.t0 = clock_now();
+  S.t0 = ctx_clock();
   S.best_goal = -1;
   S.prune = opts->prune > 0 || (opts->prune == 0 && informed(a));
   S.running = gdl_algorithm_name(a);
@@ -1428,13 +1404,13 @@ static gdl_status solve_auto(gdl_ctx *ctx, const gdl_solve_opts *opts,
     { GDL_GBFS, 3.0 / 4, 40 }, { GDL_DFS, 1, 0 },
   };
   size_t np = sizeof plan / sizeof *plan, i;
-  double t0 = clock_now();
+  double t0 = ctx_clock();
   uint64_t expanded = 0, generated = 0, npruned = 0;
   unsigned h0 = 0;
   gdl_status st = GDL_OK;
   for (i = 0; i < np; i++) {
     gdl_solve_opts o = *opts;
-    double left = opts->max_seconds - (clock_now() - t0);
+    double left = opts->max_seconds - (ctx_clock() - t0);
     o.algorithm = plan[i].a;
     if (opts->max_seconds > 0) {
       if (left <= 0)
@@ -1464,7 +1440,7 @@ static gdl_status solve_auto(gdl_ctx *ctx, const gdl_solve_opts *opts,
   res->generated = generated;
   res->pruned = npruned;
   res->estimate = h0;
-  res->seconds = clock_now() - t0;
+  res->seconds = ctx_clock() - t0;
   if (res->status == GDL_LIMIT && opts->max_seconds > 0 &&
       strncmp(res->why, "time limit", 10) == 0)
     snprintf(res->why, sizeof res->why, "time limit of %g s reached",

@@ -220,22 +220,50 @@ static inline uint64_t ld(const uint64_t *p)
   return __atomic_load_n(p, __ATOMIC_RELAXED);
 }
 
+/* State id's first word in its chunk; *sh: its first bit there. */
+static inline const uint64_t *state_at(const bfs_t *F, uint32_t id,
+                                       unsigned *sh)
+{
+  uint64_t bit = (uint64_t)(id & (CSTATES - 1)) * F->nbits;
+  *sh = (unsigned)(bit & 63);
+  return F->chunk[id >> CSHIFT] + (bit >> 6);
+}
+
+/* Bits [64 i, 64 i + 64) of the state that begins at bit sh of p (a chunk
+ * has a word to spare past its last state's, so p[i + 1] may be read). */
+static inline uint64_t bits64(const bfs_t *F, const uint64_t *p, unsigned sh,
+                              uint32_t i)
+{
+  uint64_t x = ld(p + i) >> sh;
+  if (sh)
+    x |= ld(p + i + 1) << (64 - sh);
+  if (F->nbits - 64 * i < 64)
+    x &= ((uint64_t)1 << (F->nbits - 64 * i)) - 1;
+  return x;
+}
+
 static inline void unpack(const bfs_t *F, uint32_t id, uint32_t *w)
 {
-  const uint64_t *c = F->chunk[id >> CSHIFT];
-  uint64_t bit = (uint64_t)(id & (CSTATES - 1)) * F->nbits;
-  uint32_t b;
-  for (b = 0; b < F->nbits; b += 64) {
-    uint64_t q = (bit + b) >> 6, x;
-    unsigned sh = (unsigned)((bit + b) & 63);
-    x = ld(c + q) >> sh;
-    if (sh)
-      x |= ld(c + q + 1) << (64 - sh);
-    if (F->nbits - b < 64)
-      x &= ((uint64_t)1 << (F->nbits - b)) - 1;
-    w[b / 32] = (uint32_t)x;
-    w[b / 32 + 1] = (uint32_t)(x >> 32);
+  unsigned sh;
+  const uint64_t *p = state_at(F, id, &sh);
+  uint32_t i;
+  for (i = 0; i < F->words / 2; i++) {
+    uint64_t x = bits64(F, p, sh, i);
+    w[2 * i] = (uint32_t)x;
+    w[2 * i + 1] = (uint32_t)(x >> 32);
   }
+}
+
+/* Whether stored state id is w. */
+static inline int is_state(const bfs_t *F, uint32_t id, const uint32_t *w)
+{
+  unsigned sh;
+  const uint64_t *p = state_at(F, id, &sh);
+  uint32_t i;
+  for (i = 0; i < F->words / 2; i++)
+    if (bits64(F, p, sh, i) != load64(w + 2 * i))
+      return 0;
+  return 1;
 }
 
 static inline void put(uint64_t *p, uint64_t x, int shared)
@@ -247,50 +275,25 @@ static inline void put(uint64_t *p, uint64_t x, int shared)
 }
 
 /* Writes state w at id, whose bits are 0, for a writer of the ids in
- * [lo, hi): a word that holds bits of a state outside them may be another
- * thread's too, and is written atomically (with several workers). */
+ * [lo, hi): its first or last word, where it holds bits of a state
+ * outside them, may be another thread's too, and is written atomically
+ * (with several workers).  The bits of w past the state's are 0. */
 static void pack(const bfs_t *F, uint32_t id, const uint32_t *w, uint32_t lo,
                  uint32_t hi)
 {
-  uint64_t *c = F->chunk[id >> CSHIFT];
-  uint32_t base = id & ~(CSTATES - 1);
-  uint64_t bit = (uint64_t)(id - base) * F->nbits;
-  uint32_t b;
-  for (b = 0; b < F->nbits; b += 64) {
-    uint32_t nb = F->nbits - b < 64 ? F->nbits - b : 64, i;
-    uint64_t x = load64(w + b / 32), q = (bit + b) >> 6;
-    unsigned sh = (unsigned)((bit + b) & 63);
-    if (nb < 64)
-      x &= ((uint64_t)1 << nb) - 1;
-    for (i = 0; i < 2; i++, q++) {
-      uint64_t y = i ? (sh ? x >> (64 - sh) : 0) : x << sh;
-      if (i && sh + nb <= 64)
-        break;
-      put(c + q, y, F->shared &&
-                        (base + q * 64 / F->nbits < lo ||
-                         base + (q * 64 + 63) / F->nbits >= hi));
-    }
+  uint32_t nbits = F->nbits, base = id & ~(CSTATES - 1), i;
+  uint64_t bit = (uint64_t)(id - base) * nbits, last = bit + nbits - 1;
+  uint64_t *p = F->chunk[id >> CSHIFT] + (bit >> 6);
+  uint64_t *end = F->chunk[id >> CSHIFT] + (last >> 6);
+  unsigned sh = (unsigned)(bit & 63);
+  int first = F->shared && base + (bit & ~(uint64_t)63) / nbits < lo;
+  int lastw = F->shared && base + (last | 63) / nbits >= hi;
+  for (i = 0; i < F->words / 2; i++) {
+    uint64_t x = load64(w + 2 * i);
+    put(p + i, x << sh, (first && i == 0) || (lastw && p + i == end));
+    if (sh && p + i < end)
+      put(p + i + 1, x >> (64 - sh), lastw && p + i + 1 == end);
   }
-}
-
-/* Whether stored state id is w. */
-static inline int is_state(const bfs_t *F, uint32_t id, const uint32_t *w)
-{
-  const uint64_t *c = F->chunk[id >> CSHIFT];
-  uint64_t bit = (uint64_t)(id & (CSTATES - 1)) * F->nbits;
-  uint32_t b;
-  for (b = 0; b < F->nbits; b += 64) {
-    uint64_t q = (bit + b) >> 6, x;
-    unsigned sh = (unsigned)((bit + b) & 63);
-    x = ld(c + q) >> sh;
-    if (sh)
-      x |= ld(c + q + 1) << (64 - sh);
-    if (F->nbits - b < 64)
-      x &= ((uint64_t)1 << (F->nbits - b)) - 1;
-    if (x != load64(w + b / 32))
-      return 0;
-  }
-  return 1;
 }
 
 /* Whether state w (hash h) is stored. */
@@ -304,29 +307,36 @@ static int stored(const bfs_t *F, const uint32_t *w, uint32_t h)
   return 0;
 }
 
+/* Enters ids [lo, hi) in the table being made, a block at a time: the
+ * block's hashes first, each slot asked of memory while the others are
+ * hashed. */
 static void *rehash_part(void *arg)
 {
   worker_t *W = arg;
   bfs_t *F = W->F;
-  uint32_t i, j, m = F->mask, e;
-  for (i = W->lo; i < W->hi; i++) {
-    uint32_t h;
-    unpack(F, i, W->tmp);
-    h = words_hash(W->tmp, F->words);
-    for (j = h & m;; j = (j + 1) & m) {
-      e = 0;
-      if (!F->shared) {
-        if (F->newtab[j] == 0) {
-          F->newtab[j] = (h & ~m) | (i + 1);
+  uint32_t i, j, m = F->mask, e, h[64], b, n;
+  for (b = W->lo; b < W->hi; b += n) {
+    n = W->hi - b < 64 ? W->hi - b : 64;
+    for (i = 0; i < n; i++) {
+      unpack(F, b + i, W->tmp);
+      h[i] = words_hash(W->tmp, F->words);
+      __builtin_prefetch(&F->newtab[h[i] & m], 1);
+    }
+    for (i = 0; i < n; i++)
+      for (j = h[i] & m;; j = (j + 1) & m) {
+        e = 0;
+        if (!F->shared) {
+          if (F->newtab[j] == 0) {
+            F->newtab[j] = (h[i] & ~m) | (b + i + 1);
+            break;
+          }
+        } else if (__atomic_compare_exchange_n(&F->newtab[j], &e,
+                                               (h[i] & ~m) | (b + i + 1), 0,
+                                               __ATOMIC_RELAXED,
+                                               __ATOMIC_RELAXED)) {
           break;
         }
-      } else if (__atomic_compare_exchange_n(&F->newtab[j], &e,
-                                             (h & ~m) | (i + 1), 0,
-                                             __ATOMIC_RELAXED,
-                                             __ATOMIC_RELAXED)) {
-        break;
       }
-    }
   }
   return NULL;
 }
@@ -734,23 +744,97 @@ unsigned bfs_threads(unsigned asked)
   return n < 1 ? 1 : n > MAX_THREADS ? MAX_THREADS : (unsigned)n;
 }
 
-/* One level expanded and its children stored; 1 when the search ends. */
-static int one_level(bfs_t *F)
+/* ---- a level by the caller alone --------------------------------------- */
+
+/* The table slot where state s (hash h) goes, or NONE when it is stored
+ * (the caller alone, between phases). */
+static uint32_t free_slot(const bfs_t *F, const uint32_t *s, uint32_t h)
+{
+  uint32_t j, e, m = F->mask;
+  for (j = h & m; (e = F->table[j]) != 0; j = (j + 1) & m)
+    if ((e & ~m) == (h & ~m) && is_state(F, (e & m) - 1, s))
+      return NONE;
+  return j;
+}
+
+#define AHEAD 8                 /* children a probe asks for ahead */
+
+/* Asks memory for the stored state that the first entry of hash h's
+ * slot names, if its hash bits match: the state a probe compares first. */
+static inline void prefetch_state(const bfs_t *F, uint32_t h)
+{
+  uint32_t m = F->mask, e = F->table[h & m];
+  if (e && (e & ~m) == (h & ~m)) {
+    unsigned sh;
+    __builtin_prefetch(state_at(F, (e & m) - 1, &sh));
+  }
+}
+
+/* A level expanded by the caller alone (one thread, or too few states to
+ * share), each child stored as soon as it is made: in one pass, the ids
+ * and counts the three phases give.  Returns the new states left out by
+ * the state limit (0 or 1: it stops storing at the first). */
+static uint32_t level_alone(bfs_t *F)
+{
+  gdl_solve_result *r = F->res;
+  worker_t *W = &F->w[0];
+  uint64_t j[64], off[64], x, c, total, lim = F->o->max_states;
+  uint32_t b, *hb, full = 0;
+  for (b = F->lo; b < F->hi && F->goal == NONE && !stopped(F); b += 64) {
+    uint32_t n = F->hi - b < 64 ? F->hi - b : 64;
+    uint64_t lanes = take_up(W, b, n, j, 1);
+    if (!make_children(W, lanes, j, off))
+      break;
+    for (x = lanes, total = 0; x; x &= x - 1)
+      total += j[__builtin_ctzll(x)];
+    r->expanded += (uint64_t)__builtin_popcountll(lanes);
+    r->generated += total;
+    if (!full && wgrow(F, (void **)&W->hb, &W->hbcap, total, sizeof *hb)) {
+      make_room(F, (uint64_t)F->nstates + total);
+      make_chunks(F, (uint64_t)F->nstates + total);
+      hb = W->hb;
+      for (c = 0; c < total; c++) {
+        hb[c] = words_hash(W->out + c * F->words, F->words);
+        __builtin_prefetch(&F->table[hb[c] & F->mask]);
+      }
+      for (c = 0; c < total && c < AHEAD; c++)
+        prefetch_state(F, hb[c]);
+      for (c = 0; c < total && !full; c++) {
+        const uint32_t *s = W->out + c * F->words;
+        uint32_t slot;
+        if (AHEAD && c + AHEAD < total)
+          prefetch_state(F, hb[c + AHEAD]);
+        slot = free_slot(F, s, hb[c]);
+        if (slot == NONE)
+          continue;
+        if (lim && F->nstates >= lim) {
+          full = 1;            /* the rest of the level only counted */
+          break;
+        }
+        F->table[slot] = (hb[c] & ~F->mask) | (F->nstates + 1);
+        pack(F, F->nstates++, s, 0, NONE);
+      }
+    }
+    check_limits(F);
+    report(F, 0);
+  }
+  return full;
+}
+
+/* ---- a level ---------------------------------------------------------- */
+
+/* A level expanded by the workers in the three phases above.  Returns the
+ * new states left out by the state limit. */
+static uint32_t level_phases(bfs_t *F)
 {
   gdl_ctx *ctx = F->ctx;
   gdl_solve_result *r = F->res;
   uint64_t i, nref = 0;
-  uint32_t t, d = F->nlevel - 1, bi, add = 0;
-  F->lo = F->level[d];
-  F->hi = F->level[d + 1];
-  if (F->lo == F->hi)
-    return 1;                  /* nothing left: every state was seen */
-  r->depth = d ? d - 1 : 0;    /* every state of a smaller depth tested */
+  uint32_t t, bi, add = 0, was = F->nstates;
   F->nseg = (F->hi - F->lo + 63) / 64;
   GROW(ctx, F->seg, F->segcap, F->nseg);
   memset(F->seg, 0, F->nseg * sizeof *F->seg);
   F->next = F->lo;
-  F->goal = NONE;
   for (t = 0; t < F->nthreads; t++)
     F->w[t].nkid = F->w[t].nexp = F->w[t].ngen = 0;
   /* 1: expand */
@@ -762,13 +846,10 @@ static int one_level(bfs_t *F)
         r->expanded++;
         r->generated += W->exp[i].joints;
       }
-    if (W->best > r->goal || (W->best == r->goal && W->best_id < F->best_id)) {
-      r->goal = W->best;
-      F->best_id = W->best_id;
-    }
+    W->nexp = W->ngen = 0;
   }
   if (stopped(F))
-    ctx_throw(ctx, GDL_ELIMIT, "%s", F->why);
+    return 0;
   for (bi = 0; bi < F->nseg; bi++) {
     if (F->lo + (uint64_t)bi * 64 > F->goal)
       F->seg[bi].n = 0;        /* past the goal: as if never made */
@@ -787,7 +868,7 @@ static int one_level(bfs_t *F)
   F->next = 0;
   run_workers(F, dedup_part, nref);
   if (stopped(F))
-    ctx_throw(ctx, GDL_ELIMIT, "%s", F->why);
+    return 0;
   /* 3: number */
   F->next = 0;
   run_workers(F, count_part, nref);
@@ -804,9 +885,36 @@ static int one_level(bfs_t *F)
   F->next = 0;
   run_workers(F, number_part, nref);
   F->nstates = (uint32_t)r->stored;
+  return was + add - F->nstates;
+}
+
+/* One level expanded and its children stored; 1 when the search ends. */
+static int one_level(bfs_t *F)
+{
+  gdl_ctx *ctx = F->ctx;
+  gdl_solve_result *r = F->res;
+  uint32_t t, d = F->nlevel - 1, left;
+  F->lo = F->level[d];
+  F->hi = F->level[d + 1];
+  if (F->lo == F->hi)
+    return 1;                  /* nothing left: every state was seen */
+  r->depth = d ? d - 1 : 0;    /* every state of a smaller depth tested */
+  F->goal = NONE;
+  left = workers_for(F, F->hi - F->lo) == 1 ? level_alone(F)
+                                             : level_phases(F);
+  for (t = 0; t < F->nthreads; t++) {
+    worker_t *W = &F->w[t];
+    if (W->best > r->goal || (W->best == r->goal && W->best_id < F->best_id)) {
+      r->goal = W->best;
+      F->best_id = W->best_id;
+    }
+  }
+  if (stopped(F))
+    ctx_throw(ctx, GDL_ELIMIT, "%s", F->why);
+  r->stored = F->nstates;
   GROW(ctx, F->level, F->levelcap, F->nlevel + 1);
   F->level[++F->nlevel] = F->nstates;
-  if (F->o->max_states && (uint64_t)F->nstates < (uint64_t)F->level[F->nlevel - 1] + add)
+  if (left)
     ctx_throw(ctx, GDL_ELIMIT, "state limit of %llu reached",
               (unsigned long long)F->o->max_states);
   check_limits(F);

@@ -16,6 +16,7 @@
  * Nothing here changes the network: a batch keeps its words to itself,
  * so threads each with a batch of their own share one network.
  */
+#include <stdlib.h>
 #include <string.h>
 
 #include "ground.h"
@@ -42,6 +43,18 @@ struct gbatch {
   uint64_t *col;               /* per fluent slot: the lanes that have it */
   uint64_t *d;                 /* per `next` slot: lanes where it changes */
   uint32_t *keep;              /* per word of a state: its `next` slots */
+  /* one role, no recursive move group: per legal entry e, what a pass
+   * of its move runs once a pass with no move has run (see plan_move) */
+  int plans;
+  uint32_t *plo, *prule;       /* its rules prule[plo[e], plo[e + 1]), in
+                                  evaluation order */
+  uint32_t *hlo, *hprop;       /* the propositions it changes, hprop[hlo[e],
+                                  hlo[e + 1]): prop * 2 + 1 where made
+                                  again from nothing, + 0 where only
+                                  added to */
+  uint64_t *pcost;             /* its rules' inputs */
+  uint64_t *vb;                /* per proposition of the move phase: its
+                                  lanes in the pass with no move */
   const uint32_t *in[64];      /* the lanes' states */
   uint64_t cols[64];           /* scratch for a transpose */
 };
@@ -57,6 +70,217 @@ static void transpose64(uint64_t a[64])
       a[k] ^= t << j;
       a[k | j] ^= t;
     }
+}
+
+/* ---- the move phase of one move ---------------------------------------
+ *
+ * With one role, a pass per move runs the move phase with one `does`
+ * proposition D set, in the lanes where the move is legal.  Most of the
+ * phase does not depend on D: the frame rules (next(p) :- true(p),
+ * not does(m)) of every other move give the same in every pass.  So the
+ * phase runs once with no move, and a pass of D then runs only what D
+ * changes, from those values:
+ *   - a rule that needs another `does` than D holds nowhere in the pass
+ *     (one role plays one move), as in the pass with no move;
+ *   - a rule that reads what D changes, and reads (not negated) D or
+ *     another proposition that holds nowhere without a move, held
+ *     nowhere without the move: it only adds to its head;
+ *   - any other rule that reads what D changes (D negated, say) may hold
+ *     in fewer lanes than without the move: its head is made again from
+ *     nothing, by all its rules that can hold in the pass;
+ * the heads of those rules are what D changes, in turn.  In a
+ * non-recursive phase the rules run once each, in evaluation order.  A
+ * pass restores what it changed to the values of the pass with no move. */
+
+static int is_does(const gdl_ctx *ctx, const ground_t *G, uint32_t p)
+{
+  const gdl_term a = G->atom[p];
+  return G->phase[p] == P_MOVE && ctx->terms[a].kind == T_FN &&
+         ctx->terms[a].sym == S_DOES && ctx->terms[a].arity == 2;
+}
+
+/* Whether rule r needs a `does` proposition other than d. */
+static int needs_other(const ground_t *G, const uint8_t *isdoes, uint32_t r,
+                       uint32_t d)
+{
+  uint32_t m;
+  for (m = G->in_lo[r]; m < G->in_lo[r + 1]; m++)
+    if (!(G->in[m] & 1) && isdoes[G->in[m] >> 1] && G->in[m] >> 1 != d)
+      return 1;
+  return 0;
+}
+
+/* Whether rule r reads a proposition that holds nowhere without a move
+ * (zero[p] == 1). */
+static int reads_zero(const ground_t *G, const uint8_t *zero, uint32_t r)
+{
+  uint32_t m;
+  for (m = G->in_lo[r]; m < G->in_lo[r + 1]; m++)
+    if (!(G->in[m] & 1) && zero[G->in[m] >> 1] == 1)
+      return 1;
+  return 0;
+}
+
+/* Per proposition p, the move phase's rules idx[lo[p], lo[p + 1]) that
+ * read it (by_head 0) or derive it (1). */
+static void index_rules(gdl_ctx *ctx, const ground_t *G, int by_head,
+                        uint32_t **lo, uint32_t **idx)
+{
+  uint32_t np = G->nprops, g, i, r, k, *c;
+  c = *lo = ctx_alloc(ctx, ((size_t)np + 2) * sizeof **lo);
+  memset(c, 0, ((size_t)np + 2) * sizeof *c);
+  for (i = 0; i < 2; i++) {
+    for (g = 0; g < G->nphg[P_MOVE]; g++) {
+      const group_t *gr = &G->groups[G->phg[P_MOVE][g]];
+      for (r = gr->lo; r < gr->hi; r++) {
+        if (by_head) {
+          if (i)
+            (*idx)[c[G->head[r] + 1]++] = r;
+          else
+            c[G->head[r] + 2]++;
+          continue;
+        }
+        for (k = G->in_lo[r]; k < G->in_lo[r + 1]; k++)
+          if (i)
+            (*idx)[c[(G->in[k] >> 1) + 1]++] = r;
+          else
+            c[(G->in[k] >> 1) + 2]++;
+      }
+    }
+    if (i == 0) {
+      for (k = 2; k < np + 2; k++)
+        c[k] += c[k - 1];
+      *idx = ctx_alloc(ctx, ((size_t)c[np + 1] + 1) * sizeof **idx);
+    }
+  }
+}
+
+static void make_plans(gdl_ctx *ctx, gbatch_t *B)
+{
+  const ground_t *G = B->G;
+  uint32_t np = G->nprops, ne = G->nlegal[0], g, i, e, n = 0, nr = 0, nh = 0;
+  uint32_t *pos, *rlo, *rd, *hrlo, *hr, *hl, capr = 0, caph = 0;
+  uint64_t *list;
+  uint8_t *isdoes, *aff, *scratch, *in_plan, *zero;
+  for (g = 0; g < G->nphg[P_MOVE]; g++)
+    if (G->groups[G->phg[P_MOVE][g]].recursive)
+      return;
+  pos = ctx_alloc(ctx, ((size_t)G->nrules + 1) * sizeof *pos);
+  for (g = 0; g < G->nphg[P_MOVE]; g++) {
+    const group_t *gr = &G->groups[G->phg[P_MOVE][g]];
+    uint32_t r;
+    for (r = gr->lo; r < gr->hi; r++)
+      pos[r] = n++;
+  }
+  index_rules(ctx, G, 0, &rlo, &rd);
+  index_rules(ctx, G, 1, &hrlo, &hr);
+  isdoes = ctx_alloc(ctx, (size_t)np + 1);
+  aff = ctx_alloc(ctx, (size_t)np + 1);
+  scratch = ctx_alloc(ctx, (size_t)np + 1);
+  zero = ctx_alloc(ctx, (size_t)np + 1);
+  in_plan = ctx_alloc(ctx, (size_t)G->nrules + 1);
+  for (i = 0; i < np; i++) {
+    isdoes[i] = (uint8_t)is_does(ctx, G, i);
+    aff[i] = scratch[i] = 0;
+    zero[i] = isdoes[i] ? 1 : 2;   /* 2: no rule of it seen yet */
+  }
+  /* zero[p]: p holds nowhere in the pass with no move (a `does`, or
+   * each of its rules reads one such); rules come in evaluation order,
+   * all of a head's before any that reads it */
+  for (g = 0; g < G->nphg[P_MOVE]; g++) {
+    const group_t *gr = &G->groups[G->phg[P_MOVE][g]];
+    uint32_t r;
+    for (r = gr->lo; r < gr->hi; r++) {
+      uint8_t *z = &zero[G->head[r]];
+      *z = (uint8_t)(*z != 0 && reads_zero(G, zero, r));
+    }
+  }
+  for (i = 0; i < np; i++)
+    zero[i] = zero[i] == 1;
+  memset(in_plan, 0, (size_t)G->nrules + 1);
+  list = ctx_alloc(ctx, ((size_t)n + 1) * sizeof *list);
+  hl = ctx_alloc(ctx, ((size_t)np + 1) * sizeof *hl);
+  B->plo = ctx_alloc(ctx, ((size_t)ne + 1) * sizeof *B->plo);
+  B->hlo = ctx_alloc(ctx, ((size_t)ne + 1) * sizeof *B->hlo);
+  B->pcost = ctx_alloc(ctx, ((size_t)ne + 1) * sizeof *B->pcost);
+  for (e = 0; e < ne; e++) {
+    uint32_t d = B->does[0][e], nlist = 0, nhl = 0, k, x;
+    B->plo[e] = nr;
+    B->hlo[e] = nh;
+    B->pcost[e] = 0;
+    if (d == NONE)
+      continue;
+    /* what D changes, and the rules that change it */
+    aff[d] = 1;
+    hl[nhl++] = d;
+    for (x = 0; x < nhl; x++)
+      for (k = rlo[hl[x]]; k < rlo[hl[x] + 1]; k++) {
+        uint32_t r = rd[k], h = G->head[r];
+        if (in_plan[r] || needs_other(G, isdoes, r, d))
+          continue;
+        in_plan[r] = 1;
+        list[nlist++] = r;
+        if (!reads_zero(G, zero, r))
+          scratch[h] = 1;      /* it may have held without the move */
+        if (!aff[h]) {
+          aff[h] = 1;
+          hl[nhl++] = h;
+        }
+      }
+    /* a head made again from nothing: all its rules that can hold */
+    for (x = 1; x < nhl; x++)
+      for (k = hrlo[hl[x]]; scratch[hl[x]] && k < hrlo[hl[x] + 1]; k++) {
+        uint32_t r = hr[k];
+        if (!in_plan[r] && !needs_other(G, isdoes, r, d)) {
+          in_plan[r] = 1;
+          list[nlist++] = r;
+        }
+      }
+    for (x = 0; x < nlist; x++) {
+      in_plan[list[x]] = 0;
+      list[x] = (uint64_t)pos[list[x]] << 32 | list[x];
+    }
+    qsort(list, nlist, sizeof *list, ground_cmp_u64);
+    if ((uint64_t)nr + nlist > 4 * (uint64_t)n + 4096) {
+      ctx_free(ctx, B->prule);
+      ctx_free(ctx, B->hprop);
+      ctx_free(ctx, B->plo);
+      ctx_free(ctx, B->hlo);
+      ctx_free(ctx, B->pcost);
+      B->prule = B->hprop = B->plo = B->hlo = NULL;
+      B->pcost = NULL;
+      break;                   /* too many: the whole phase each pass */
+    }
+    for (x = 0; x < nlist; x++) {
+      uint32_t r = (uint32_t)list[x];
+      GROW(ctx, B->prule, capr, nr);
+      B->prule[nr++] = r;
+      B->pcost[e] += G->in_lo[r + 1] - G->in_lo[r];
+    }
+    for (x = 0; x < nhl; x++) {
+      GROW(ctx, B->hprop, caph, nh);
+      B->hprop[nh++] = hl[x] * 2 + scratch[hl[x]];
+      aff[hl[x]] = scratch[hl[x]] = 0;
+    }
+  }
+  if (B->plo) {
+    B->plo[ne] = nr;
+    B->hlo[ne] = nh;
+    B->vb = ctx_alloc(ctx, ((size_t)np + 1) * sizeof *B->vb);
+    B->plans = 1;
+  }
+  ctx_free(ctx, pos);
+  ctx_free(ctx, rlo);
+  ctx_free(ctx, rd);
+  ctx_free(ctx, hrlo);
+  ctx_free(ctx, hr);
+  ctx_free(ctx, isdoes);
+  ctx_free(ctx, aff);
+  ctx_free(ctx, scratch);
+  ctx_free(ctx, zero);
+  ctx_free(ctx, in_plan);
+  ctx_free(ctx, list);
+  ctx_free(ctx, hl);
 }
 
 gbatch_t *gbatch_new(gdl_ctx *ctx)
@@ -111,6 +335,8 @@ gbatch_t *gbatch_new(gdl_ctx *ctx)
           B->centry[r] += c;
     }
   }
+  if (B->nroles == 1)
+    make_plans(ctx, B);
   if (B->nroles) {
     B->goalv = ctx_alloc(ctx, ((size_t)G->ngoal[0] + 1) * sizeof *B->goalv);
     for (j = 0; j < G->ngoal[0]; j++)
@@ -135,6 +361,12 @@ void gbatch_free(gdl_ctx *ctx, gbatch_t *B)
   ctx_free(ctx, B->d);
   ctx_free(ctx, B->keep);
   ctx_free(ctx, B->goalv);
+  ctx_free(ctx, B->plo);
+  ctx_free(ctx, B->prule);
+  ctx_free(ctx, B->hlo);
+  ctx_free(ctx, B->hprop);
+  ctx_free(ctx, B->pcost);
+  ctx_free(ctx, B->vb);
   ctx_free(ctx, B->v);
   ctx_free(ctx, B);
 }
@@ -274,6 +506,10 @@ static void joint_entries(const gbatch_t *B, uint32_t l, uint64_t j,
 {
   const uint32_t *c = B->lc + l * B->nroles, *le = B->le + (size_t)l * B->lsum;
   uint32_t r;
+  if (B->nroles == 1) {        /* no division */
+    e[0] = le[j];
+    return;
+  }
   for (r = B->nroles; r-- > 0;) {
     e[r] = le[B->lfrom[r] + j % c[r]];
     j /= c[r];
@@ -289,12 +525,12 @@ void gbatch_joint(const gbatch_t *B, uint32_t lane, uint64_t j,
     moves[r] = B->G->legal[r][e[r]].term;
 }
 
-static void play_out(gbatch_t *B, uint64_t lanes, uint32_t *const *out)
+/* The lanes' next states, once the move phase has run. */
+static void write_next(gbatch_t *B, uint64_t lanes, uint32_t *const *out)
 {
   const ground_t *G = B->G;
   uint64_t *v = B->v, *a = B->cols, x;
   uint32_t i, blk, t, nz;
-  run_phase(G, v, P_MOVE);
   /* A next state is mostly its state (the frame): where few slots change,
    * each lane's state is copied and the changes flipped; else the slots
    * are turned into rows. */
@@ -340,7 +576,8 @@ void gbatch_play(gbatch_t *B, const uint64_t *pick, uint64_t lanes,
       if (B->does[r][e[r]] != NONE)
         v[B->does[r][e[r]]] |= (uint64_t)1 << l;
   }
-  play_out(B, lanes, out);
+  run_phase(G, v, P_MOVE);
+  write_next(B, lanes, out);
 }
 
 uint64_t gbatch_layout(uint64_t lanes, const uint64_t *j, uint64_t *off)
@@ -370,13 +607,16 @@ void gbatch_expand(gbatch_t *B, uint64_t lanes, const uint64_t *off,
      * and the free ones, as many times as the most moves a lane has */
     for (e = 0; e < G->nlegal[0]; e++)
       if (v[G->legal[0][e].prop] & v[G->lgate[0][e]] & lanes) {
-        by_move += B->cfree + B->centry[e];
+        by_move += G->nnext + (B->plans ? B->pcost[e]
+                                        : B->cfree + B->centry[e]);
         active += B->centry[e];
       }
+    if (B->plans)
+      by_move += B->cfree;     /* the pass with no move */
     for (x = lanes; x; x &= x - 1)
       if (B->lc[__builtin_ctzll(x)] > most)
         most = B->lc[__builtin_ctzll(x)];
-    by_number = most * (B->cfree + active);
+    by_number = most * (G->nnext + B->cfree + active);
     most = 0;
   }
   if (B->nroles != 1 || by_number <= by_move) {  /* the m-th of each */
@@ -405,18 +645,39 @@ void gbatch_expand(gbatch_t *B, uint64_t lanes, const uint64_t *off,
    * order of its moves all the same */
   for (x = lanes; x; x &= x - 1)
     n[__builtin_ctzll(x)] = 0;
-  for (e = 0; e < G->nlegal[0]; e++) {
-    uint64_t on = v[G->legal[0][e].prop] & v[G->lgate[0][e]] & lanes;
-    if (!on)
-      continue;
+  if (B->plans) {              /* the pass with no move */
     for (i = 0; i < G->nmoveprops; i++)
       v[G->moveprops[i]] = 0;
-    if (B->does[0][e] != NONE)
-      v[B->does[0][e]] = on;
+    run_phase(G, v, P_MOVE);
+    for (i = 0; i < G->nmoveprops; i++)
+      B->vb[G->moveprops[i]] = v[G->moveprops[i]];
+  }
+  for (e = 0; e < G->nlegal[0]; e++) {
+    uint64_t on = v[G->legal[0][e].prop] & v[G->lgate[0][e]] & lanes;
+    uint32_t k;
+    if (!on)
+      continue;
     for (x = on; x; x &= x - 1) {
       uint32_t l = (uint32_t)__builtin_ctzll(x);
       out[l] = base[l] + (uint64_t)n[l]++ * B->words;
     }
-    play_out(B, on, out);
+    if (!B->plans) {
+      for (i = 0; i < G->nmoveprops; i++)
+        v[G->moveprops[i]] = 0;
+      if (B->does[0][e] != NONE)
+        v[B->does[0][e]] = on;
+      run_phase(G, v, P_MOVE);
+      write_next(B, on, out);
+      continue;
+    }
+    for (k = B->hlo[e]; k < B->hlo[e + 1]; k++)
+      if (B->hprop[k] & 1)
+        v[B->hprop[k] >> 1] = 0;
+    if (B->does[0][e] != NONE)
+      v[B->does[0][e]] = on;
+    run_lanes(G, v, B->prule, B->plo[e], B->plo[e + 1]);
+    write_next(B, on, out);
+    for (k = B->hlo[e]; k < B->hlo[e + 1]; k++)
+      v[B->hprop[k] >> 1] = B->vb[B->hprop[k] >> 1];
   }
 }

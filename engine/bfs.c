@@ -12,27 +12,21 @@
  * of its states makes it (the first in id order, the parent a pointer
  * would have named), then the level before that one's, and so on.
  *
- * A level, in phases (the workers start again for each, so that between
- * them only the caller runs: it grows the table and the pool, checks the
- * limits and reports):
- *   1. expand: batches of 64 states claimed in turn, each evaluated at
- *      once by ground_batch.c; the children not stored before the level
- *      are kept in the worker's buffer, a batch's together, by parent and
- *      joint move (so the table need only have room for those).  So the
- *      batches in order give the children in the order a search of one
- *      state at a time makes them: a child's place in it is its `ref`.
- *   2. dedup: each child is entered in the table by compare-and-swap, as
- *      ref + nstates + 1 while the level is stored; where a child meets
- *      itself the smaller ref stays (swapped in), the other is a
- *      duplicate.  What stays is each new state's first making.
- *   3. number: the new states take ids in ref order (counts per batch,
- *      then sums), are written to the pool and their entries become
- *      ids.
- * So ids, counts and plans are those of one worker, whatever the number
- * of threads.  A level with a state of goal 100 is the last: the children
- * of the states before the first such are stored, as one state at a time
- * would store them, and no others.  Workers never jump out: a limit they
- * meet (time, interrupt, memory) stops every worker at its next batch.
+ * A level.  Its states are taken up in batches of 64, each evaluated at
+ * once by ground_batch.c: the children of a batch, by parent and joint
+ * move, with their hashes.  Any thread expands batches, the caller too;
+ * the caller alone commits them, strictly in batch order: each child is
+ * looked up in the table and, when new, stored at once with the next id.
+ * So ids, counts and plans are those of one thread, whatever the number
+ * of threads; the table and the pool's new states are the caller's
+ * alone.  The other threads run at most RING batches ahead of the
+ * commit, each batch in a slot of a ring that its commit frees.  They
+ * read only the level's states (the pool's chunk list is replaced, never
+ * changed in place, while they run).  A level with a state of goal 100
+ * is the last: the batches before the first such are committed, as one
+ * state at a time would store them, and no others.  No thread jumps out
+ * while others run: a limit met (time, interrupt, memory) stops them all
+ * at their next batch.
  */
 #include <stdio.h>
 #include <stdlib.h>
@@ -42,6 +36,7 @@
 
 #if GDL_THREADS
 #include <pthread.h>
+#include <sched.h>
 #include <unistd.h>
 #endif
 
@@ -53,38 +48,33 @@
 
 typedef struct bfs bfs_t;
 
-struct expd { uint32_t id, joints; };
-
 typedef struct {
   bfs_t *F;
   unsigned t;                 /* 0: the caller */
   gbatch_t *B;
   uint32_t *in;               /* the lanes' states, words each */
   const uint32_t *lane[64];   /* ... each */
-  uint32_t *out;              /* a batch's children, words each */
+  uint32_t *out;              /* plan_back: a batch's children */
   uint64_t outcap;            /* ... in words */
-  uint32_t *kid;              /* phase 1: children not stored before the
-                                 level, words each, a batch's together */
-  uint32_t *khash;            /* ... per child: its hash */
-  uint64_t nkid, kidcap, khcap;
-  struct expd *exp;           /* states expanded: id and joint moves */
-  uint64_t nexp, expcap;
-  uint64_t ngen;              /* ... their joint moves, for progress */
   long best;                  /* best goal of a terminal state ... */
   uint32_t best_id;           /* ... first at */
   uint32_t *tmp;              /* a state unpacked */
-  uint32_t *hb;               /* a batch's children's hashes */
-  uint64_t hbcap;
-  uint32_t lo, hi;            /* rehash: its ids */
 } worker_t;
 
-struct seg {                  /* a batch's children */
-  uint32_t t;                 /* in the buffer of worker t */
-  uint32_t n;                 /* how many (of parents before the goal) */
-  uint64_t off;               /* from child off there */
-  uint64_t ref;               /* the first one's ref */
-  uint32_t first;             /* phase 3: the first one's id */
+struct slot {                 /* a batch expanded, until its commit */
+  uint32_t b, n;              /* its states: ids [b, b + n) */
+  uint64_t lanes;             /* those expanded */
+  uint64_t total;             /* their children ... */
+  uint32_t *out;              /* ... words each */
+  uint64_t outcap;            /* ... in words */
+  uint32_t *hb;               /* ... their hashes */
+  uint64_t hbcap;
+  int helper;                 /* expanded by a helper, not the caller */
+  int ready;                  /* expanded (atomic) */
 };
+
+#define RING 8                /* batches a thread may expand ahead */
+#define MAX_OLD 48            /* chunk lists replaced in a level */
 
 struct bfs {
   gdl_ctx *ctx;
@@ -92,28 +82,31 @@ struct bfs {
   gdl_solve_result *res;
   uint32_t words, nbits, k;   /* 32-bit words, bits of a state; roles */
   uint32_t cwords;            /* 64-bit words of a chunk */
-  uint64_t **chunk;
+  uint64_t **chunk;           /* the chunk list (atomic pointer) */
   uint32_t nchunk, chunkcap;
+  uint64_t **old[MAX_OLD];    /* chunk lists replaced while threads read */
+  uint32_t nold;
   uint32_t *table, mask;
-  uint32_t *newtab;           /* rehash: the table being made */
+  int rehashing;              /* a rehash wants help (atomic) */
+  int rin;                    /* ... helpers looking at it (atomic) */
+  uint32_t *rtab, rend;       /* ... into this table, of ids [0, rend) */
+  uint32_t rblocks, rnext, rdone;  /* ... blocks: all, claimed, done */
   uint32_t nstates;           /* stored */
   uint32_t *level;            /* first id of each level; level[nlevel] =
                                  nstates between levels */
   uint32_t nlevel, levelcap;
-  uint32_t lo, hi;            /* phase 1: the level */
+  uint32_t lo, hi;            /* the level */
   uint32_t next;              /* the next batch to claim (atomic) */
-  uint32_t goal;              /* phase 1: least id with goal 100 (atomic) */
-  struct seg *seg;            /* per batch of the level */
-  uint32_t nseg, segcap;
-  uint32_t *slot;             /* phases 2, 3: per ref, its table slot, or
-                                 NONE: a duplicate (atomic) */
-  uint64_t nref, slotcap;
-  uint32_t idend;             /* phase 3: the ids the level's end at */
+  uint32_t goal;              /* least id with goal 100 (atomic) */
+  uint32_t done;              /* batches committed (atomic) */
+  int over;                   /* the commit is over (atomic) */
+  struct slot *ring;
+  uint32_t nring;
   uint32_t best_id;           /* the first state with goal res->goal */
-  int stop;                   /* a worker met a limit (atomic) */
+  int stop;                   /* a thread met a limit (atomic) */
   char why[160];
   unsigned nthreads;
-  int shared;                 /* several workers */
+  int shared;                 /* several threads */
   worker_t *w;
   double t0, next_report;
 #if GDL_THREADS
@@ -141,7 +134,7 @@ static void unlock(bfs_t *F)
 #endif
 }
 
-/* Stops every worker, for the first reason given. */
+/* Stops every thread, for the first reason given. */
 static void halt(bfs_t *F, const char *why)
 {
   lock(F);
@@ -157,8 +150,25 @@ static int stopped(bfs_t *F)
   return __atomic_load_n(&F->stop, __ATOMIC_ACQUIRE);
 }
 
-/* Grows a worker's buffer *p of *cap elements of sz bytes to hold need;
- * 0 (and every worker stopped) when memory is out. */
+/* n bytes (zeroed where p is NULL) as ctx_try_realloc gives them; NULL,
+ * and every thread stopped, when memory is out. */
+static void *try_realloc(bfs_t *F, void *p, size_t n)
+{
+  void *q;
+  lock(F);
+  q = ctx_try_realloc(F->ctx, p, n);
+  unlock(F);
+  if (!q) {
+    char why[64];
+    snprintf(why, sizeof why, "memory limit of %zu MB reached",
+             F->ctx->limit >> 20);
+    halt(F, why);
+  }
+  return q;
+}
+
+/* Grows a buffer *p of *cap elements of sz bytes to hold need; 0 (and
+ * every thread stopped) when memory is out. */
 static int wgrow(bfs_t *F, void **p, uint64_t *cap, uint64_t need, size_t sz)
 {
   uint64_t c = *cap ? *cap : 256;
@@ -167,49 +177,26 @@ static int wgrow(bfs_t *F, void **p, uint64_t *cap, uint64_t need, size_t sz)
     return 1;
   while (c < need)
     c *= 2;
-  lock(F);
-  q = ctx_try_realloc(F->ctx, *p, (size_t)(c * sz));
-  unlock(F);
-  if (!q) {
-    char why[64];
-    snprintf(why, sizeof why, "memory limit of %zu MB reached",
-             F->ctx->limit >> 20);
-    halt(F, why);
+  if (!(q = try_realloc(F, *p, (size_t)(c * sz))))
     return 0;
-  }
   *p = q;
   *cap = c;
   return 1;
 }
 
-/* Runs fn on every worker, the others on threads of their own, when
- * there are `work` states to share; too few to pay for starting threads,
- * the caller does it all (fn takes its work in turn, or by the workers'
- * ranges, which the caller then covers alone: see workers_for). */
+/* Threads of their own beside the caller's for a level of this many
+ * states: none where there are too few to pay for starting them. */
 #define SHARED_WORK 2048
 
-static unsigned workers_for(const bfs_t *F, uint64_t work)
+static unsigned helpers_for(const bfs_t *F, uint64_t states)
 {
-  return work < SHARED_WORK ? 1 : F->nthreads;
+  return states < SHARED_WORK ? 0 : F->nthreads - 1;
 }
 
-static void run_workers(bfs_t *F, void *(*fn)(void *), uint64_t work)
+static void pause_briefly(void)
 {
-  unsigned t, n = workers_for(F, work);
 #if GDL_THREADS
-  pthread_t th[MAX_THREADS];
-  unsigned started = 1;
-  for (t = 1; t < n; t++, started++)
-    if (pthread_create(&th[t], NULL, fn, &F->w[t]) != 0)
-      break;                   /* fewer threads: the caller does more */
-  fn(&F->w[0]);
-  for (t = 1; t < started; t++)
-    pthread_join(th[t], NULL);
-  for (t = started; t < n; t++)
-    fn(&F->w[t]);
-#else
-  for (t = 0; t < n; t++)
-    fn(&F->w[t]);
+  sched_yield();
 #endif
 }
 
@@ -220,25 +207,31 @@ static inline uint64_t ld(const uint64_t *p)
   return __atomic_load_n(p, __ATOMIC_RELAXED);
 }
 
+static inline uint64_t **chunks(const bfs_t *F)
+{
+  return __atomic_load_n(&F->chunk, __ATOMIC_ACQUIRE);
+}
+
 /* State id's first word in its chunk; *sh: its first bit there. */
 static inline const uint64_t *state_at(const bfs_t *F, uint32_t id,
                                        unsigned *sh)
 {
   uint64_t bit = (uint64_t)(id & (CSTATES - 1)) * F->nbits;
   *sh = (unsigned)(bit & 63);
-  return F->chunk[id >> CSHIFT] + (bit >> 6);
+  return chunks(F)[id >> CSHIFT] + (bit >> 6);
 }
 
-/* Bits [64 i, 64 i + 64) of the state that begins at bit sh of p (a chunk
- * has a word to spare past its last state's, so p[i + 1] may be read). */
+/* Bits [64 i, 64 i + 64) of the state that begins at bit sh of p; a
+ * word past the state's last is not read (it may be another thread's). */
 static inline uint64_t bits64(const bfs_t *F, const uint64_t *p, unsigned sh,
                               uint32_t i)
 {
+  uint32_t left = F->nbits - 64 * i;
   uint64_t x = ld(p + i) >> sh;
-  if (sh)
+  if (sh && left > 64 - sh)
     x |= ld(p + i + 1) << (64 - sh);
-  if (F->nbits - 64 * i < 64)
-    x &= ((uint64_t)1 << (F->nbits - 64 * i)) - 1;
+  if (left < 64)
+    x &= ((uint64_t)1 << left) - 1;
   return x;
 }
 
@@ -274,109 +267,123 @@ static inline void put(uint64_t *p, uint64_t x, int shared)
     *p |= x;
 }
 
-/* Writes state w at id, whose bits are 0, for a writer of the ids in
- * [lo, hi): its first or last word, where it holds bits of a state
- * outside them, may be another thread's too, and is written atomically
- * (with several workers).  The bits of w past the state's are 0. */
-static void pack(const bfs_t *F, uint32_t id, const uint32_t *w, uint32_t lo,
-                 uint32_t hi)
+/* Writes state w at id, whose bits are 0 (the bits of w past the state's
+ * are 0 too).  Its first word, where it holds bits of a state before
+ * the level's new ones (which other threads may be reading), is written
+ * atomically. */
+static void pack(const bfs_t *F, uint32_t id, const uint32_t *w)
 {
   uint32_t nbits = F->nbits, base = id & ~(CSTATES - 1), i;
   uint64_t bit = (uint64_t)(id - base) * nbits, last = bit + nbits - 1;
-  uint64_t *p = F->chunk[id >> CSHIFT] + (bit >> 6);
-  uint64_t *end = F->chunk[id >> CSHIFT] + (last >> 6);
+  uint64_t *c = chunks(F)[id >> CSHIFT], *p = c + (bit >> 6);
+  uint64_t *end = c + (last >> 6);
   unsigned sh = (unsigned)(bit & 63);
-  int first = F->shared && base + (bit & ~(uint64_t)63) / nbits < lo;
-  int lastw = F->shared && base + (last | 63) / nbits >= hi;
+  int first = F->shared && base + (bit & ~(uint64_t)63) / nbits < F->hi;
   for (i = 0; i < F->words / 2; i++) {
     uint64_t x = load64(w + 2 * i);
-    put(p + i, x << sh, (first && i == 0) || (lastw && p + i == end));
+    put(p + i, x << sh, first && i == 0);
     if (sh && p + i < end)
-      put(p + i + 1, x >> (64 - sh), lastw && p + i + 1 == end);
+      put(p + i + 1, x >> (64 - sh), 0);
   }
 }
 
-/* Whether state w (hash h) is stored. */
-static int stored(const bfs_t *F, const uint32_t *w, uint32_t h)
-{
-  uint32_t j, e, m = F->mask;
-  for (j = h & m; (e = __atomic_load_n(&F->table[j], __ATOMIC_ACQUIRE));
-       j = (j + 1) & m)
-    if ((e & ~m) == (h & ~m) && is_state(F, (e & m) - 1, w))
-      return 1;
-  return 0;
-}
+/* A rehash: ids [0, end) entered in a new table, a block of them at a
+ * time, by the caller and any thread waiting for a free slot. */
+#define RBLOCK 1024
 
-/* Enters ids [lo, hi) in the table being made, a block at a time: the
- * block's hashes first, each slot asked of memory while the others are
- * hashed. */
-static void *rehash_part(void *arg)
+static void rehash_blocks(bfs_t *F, uint32_t *tmp)
 {
-  worker_t *W = arg;
-  bfs_t *F = W->F;
-  uint32_t i, j, m = F->mask, e, h[64], b, n;
-  for (b = W->lo; b < W->hi; b += n) {
-    n = W->hi - b < 64 ? W->hi - b : 64;
-    for (i = 0; i < n; i++) {
-      unpack(F, b + i, W->tmp);
-      h[i] = words_hash(W->tmp, F->words);
-      __builtin_prefetch(&F->newtab[h[i] & m], 1);
-    }
-    for (i = 0; i < n; i++)
-      for (j = h[i] & m;; j = (j + 1) & m) {
-        e = 0;
-        if (!F->shared) {
-          if (F->newtab[j] == 0) {
-            F->newtab[j] = (h[i] & ~m) | (b + i + 1);
-            break;
-          }
-        } else if (__atomic_compare_exchange_n(&F->newtab[j], &e,
-                                               (h[i] & ~m) | (b + i + 1), 0,
-                                               __ATOMIC_RELAXED,
-                                               __ATOMIC_RELAXED)) {
-          break;
-        }
+  uint32_t *tab = F->rtab, m = F->mask, end = F->rend, bi, b, i, j, e;
+  uint32_t h[64], k, n;
+  while ((bi = __atomic_fetch_add(&F->rnext, 1, __ATOMIC_RELAXED)) <
+         F->rblocks) {
+    for (b = bi * RBLOCK; b < end && b < (bi + 1) * RBLOCK; b += n) {
+      n = end - b < 64 ? end - b : 64;
+      for (i = 0; i < n; i++) {  /* the hashes first, each slot asked of
+                                    memory while the others are hashed */
+        unpack(F, b + i, tmp);
+        h[i] = words_hash(tmp, F->words);
+        __builtin_prefetch(&tab[h[i] & m], 1);
       }
+      for (i = 0; i < n; i++)
+        for (j = h[i] & m, k = (h[i] & ~m) | (b + i + 1);; j = (j + 1) & m) {
+          e = 0;
+          if (!F->shared ? !tab[j] && (tab[j] = k)
+                         : __atomic_compare_exchange_n(&tab[j], &e, k, 0,
+                                                       __ATOMIC_RELAXED,
+                                                       __ATOMIC_RELAXED))
+            break;
+        }
+    }
+    __atomic_fetch_add(&F->rdone, 1, __ATOMIC_RELEASE);
   }
-  return NULL;
 }
 
-/* Chunks of the pool for `want` states (the caller only, between
- * phases). */
-static void make_chunks(bfs_t *F, uint64_t want)
+/* Chunks of the pool for `want` states (the caller alone); 0 when memory
+ * is out.  A full chunk list is replaced by a larger copy, the old one
+ * kept until the level's threads are done with it. */
+static int make_chunks(bfs_t *F, uint64_t want)
 {
-  gdl_ctx *ctx = F->ctx;
   while (F->nchunk < (want + CSTATES - 1) >> CSHIFT) {
-    GROW(ctx, F->chunk, F->chunkcap, F->nchunk);
-    F->chunk[F->nchunk++] = ctx_alloc(ctx, F->cwords * sizeof **F->chunk);
+    uint64_t *c;
+    if (F->nchunk == F->chunkcap) {
+      uint32_t cap = F->chunkcap ? 2 * F->chunkcap : 16;
+      uint64_t **l = try_realloc(F, NULL, cap * sizeof *l);
+      if (!l)
+        return 0;
+      COPY(l, F->chunk, F->nchunk * sizeof *l);
+      if (F->chunk)
+        F->old[F->nold++] = F->chunk;
+      __atomic_store_n(&F->chunk, l, __ATOMIC_RELEASE);
+      F->chunkcap = cap;
+    }
+    if (!(c = try_realloc(F, NULL, F->cwords * sizeof *c)))
+      return 0;
+    F->chunk[F->nchunk++] = c;
   }
+  return 1;
 }
 
-/* Room in the table for `want` states, at most 4/5 full (the caller only,
- * between phases). */
-static void make_room(bfs_t *F, uint64_t want)
+/* The chunk lists replaced, once no thread reads them. */
+static void free_old(bfs_t *F)
 {
-  gdl_ctx *ctx = F->ctx;
-  uint32_t t, cap = F->mask + 1, n;
-  if (want > 0xfff00000u)
-    ctx_throw(ctx, GDL_ELIMIT, "more than 2^32 states");
+  while (F->nold > 0)
+    ctx_free(F->ctx, F->old[--F->nold]);
+}
+
+/* Room in the table for `want` states, at most 4/5 full (the caller
+ * alone); 0 when memory or the ids are out. */
+static int make_room(bfs_t *F, uint64_t want)
+{
+  uint32_t cap = F->mask + 1, *tab;
   if (F->table && want <= MAXLOAD(cap))
-    return;
-  while (want > MAXLOAD(cap))
-    if ((cap *= 2) == 0)
-      ctx_throw(ctx, GDL_ELIMIT, "more than 2^31 states");
-  F->newtab = ctx_alloc(ctx, (size_t)cap * sizeof *F->table);
-  ctx_free(ctx, F->table);
-  F->table = NULL;
-  F->mask = cap - 1;
-  n = workers_for(F, F->nstates);
-  for (t = 0; t < n; t++) {
-    F->w[t].lo = (uint32_t)((uint64_t)F->nstates * t / n);
-    F->w[t].hi = (uint32_t)((uint64_t)F->nstates * (t + 1) / n);
+    return 1;
+  if (want > 0xfff00000u) {
+    halt(F, "more than 2^32 states");
+    return 0;
   }
-  run_workers(F, rehash_part, F->nstates);
-  F->table = F->newtab;
-  F->newtab = NULL;
+  while (want > MAXLOAD(cap))
+    cap *= 2;
+  if (!(tab = try_realloc(F, NULL, (size_t)cap * sizeof *tab)))
+    return 0;
+  lock(F);
+  ctx_free(F->ctx, F->table);
+  unlock(F);
+  __atomic_store_n(&F->mask, cap - 1, __ATOMIC_RELAXED);
+  F->rtab = tab;
+  F->rend = F->nstates;
+  F->rblocks = (F->nstates + RBLOCK - 1) / RBLOCK;
+  F->rnext = 0;
+  __atomic_store_n(&F->rdone, 0, __ATOMIC_RELAXED);
+  __atomic_store_n(&F->rehashing, 1, __ATOMIC_RELEASE);
+  rehash_blocks(F, F->w[0].tmp);
+  while (__atomic_load_n(&F->rdone, __ATOMIC_ACQUIRE) < F->rblocks)
+    pause_briefly();
+  __atomic_store_n(&F->rehashing, 0, __ATOMIC_SEQ_CST);
+  while (__atomic_load_n(&F->rin, __ATOMIC_SEQ_CST))
+    pause_briefly();
+  __atomic_store_n(&F->table, tab, __ATOMIC_RELAXED);
+  return 1;
 }
 
 static double store_bytes(const bfs_t *F)
@@ -387,7 +394,7 @@ static double store_bytes(const bfs_t *F)
                   (size_t)F->levelcap * sizeof *F->level);
 }
 
-/* ---- phase 1: a level expanded ---------------------------------------- */
+/* ---- a batch expanded ------------------------------------------------- */
 
 /* The lanes' states ids [b, b + n) evaluated in W's batch; with `test`,
  * the terminal ones tested.  Returns the lanes to expand (not terminal,
@@ -428,34 +435,157 @@ static uint64_t take_up(worker_t *W, uint32_t b, uint32_t n, uint64_t *j,
 }
 
 /* The children of the lanes, each lane's in the order of its joint
- * moves, to W->out: lane l's from off[l]. */
-static int make_children(worker_t *W, uint64_t lanes, const uint64_t *j,
-                         uint64_t *off)
+ * moves, to *out (of *cap words): lane l's from off[l].  Returns how
+ * many, or UINT64_MAX when memory is out. */
+static uint64_t make_children(worker_t *W, uint64_t lanes, const uint64_t *j,
+                              uint64_t *off, uint32_t **out, uint64_t *cap)
 {
   bfs_t *F = W->F;
   uint64_t total = gbatch_layout(lanes, j, off);
-  if (!wgrow(F, (void **)&W->out, &W->outcap, total * F->words + 1,
-             sizeof *W->out))
-    return 0;
-  gbatch_expand(W->B, lanes, off, W->out);
-  return 1;
+  if (!wgrow(F, (void **)out, cap, total * F->words + 1, sizeof **out))
+    return UINT64_MAX;
+  gbatch_expand(W->B, lanes, off, *out);
+  return total;
 }
 
-/* Keeps child s (hash h) for phase 2. */
-static int keep(worker_t *W, const uint32_t *s, uint32_t h)
+/* Batch b (its first id) expanded by W into its slot, and the slot
+ * marked ready. */
+static void expand_batch(worker_t *W, uint32_t b)
 {
   bfs_t *F = W->F;
-  if ((W->nkid + 1) * F->words > W->kidcap &&
-      !wgrow(F, (void **)&W->kid, &W->kidcap, (W->nkid + 1) * F->words,
-             sizeof *W->kid))
+  struct slot *s = &F->ring[(b - F->lo) / 64 % F->nring];
+  uint64_t j[64], off[64], c;
+  uint32_t *tab, m;
+  s->b = b;
+  s->n = F->hi - b < 64 ? F->hi - b : 64;
+  s->lanes = take_up(W, b, s->n, j, 1);
+  s->total = make_children(W, s->lanes, j, off, &s->out, &s->outcap);
+  if (s->total == UINT64_MAX ||
+      !wgrow(F, (void **)&s->hb, &s->hbcap, s->total + 1, sizeof *s->hb))
+    return;
+  /* the children's table slots asked of memory for the commit (by a
+   * helper, into the cache the cores share): only asked, never read,
+   * since the table may be replaced meanwhile */
+  tab = __atomic_load_n(&F->table, __ATOMIC_RELAXED);
+  m = __atomic_load_n(&F->mask, __ATOMIC_RELAXED);
+  for (c = 0; c < s->total; c++) {
+    s->hb[c] = words_hash(s->out + c * F->words, F->words);
+    __builtin_prefetch(&tab[s->hb[c] & m]);
+  }
+  s->helper = W->t != 0;
+  __atomic_store_n(&s->ready, 1, __ATOMIC_RELEASE);
+}
+
+/* Claims the level's next batch for *b: 1, or 0 when its slot is not
+ * free yet (the commit is RING batches a thread behind), or -1 when no
+ * batch is left to claim (none left, none needed past a state of goal
+ * 100, or the level is over). */
+static int claim(bfs_t *F, uint32_t *b)
+{
+  uint32_t cur = __atomic_load_n(&F->next, __ATOMIC_RELAXED);
+  for (;;) {
+    if (cur >= F->hi || cur > __atomic_load_n(&F->goal, __ATOMIC_RELAXED) ||
+        __atomic_load_n(&F->over, __ATOMIC_ACQUIRE) || stopped(F))
+      return -1;
+    if ((cur - F->lo) / 64 >= __atomic_load_n(&F->done, __ATOMIC_ACQUIRE) +
+                                   F->nring)
+      return 0;
+    if (__atomic_compare_exchange_n(&F->next, &cur, cur + 64, 1,
+                                    __ATOMIC_RELAXED, __ATOMIC_RELAXED)) {
+      *b = cur;
+      return 1;
+    }
+  }
+}
+
+/* Helps the rehash under way, if one is; whether there was one.  A
+ * helper counts itself in (rin) before it looks again, and the caller
+ * that ends a rehash waits for rin to be 0: no helper then reads the
+ * rehash's fields while the next one's are set. */
+static int help_rehash(worker_t *W)
+{
+  bfs_t *F = W->F;
+  int on = 0;
+  if (!__atomic_load_n(&F->rehashing, __ATOMIC_ACQUIRE))
     return 0;
-  if (W->nkid + 1 > W->khcap &&
-      !wgrow(F, (void **)&W->khash, &W->khcap, W->nkid + 1,
-             sizeof *W->khash))
-    return 0;
-  memcpy(W->kid + W->nkid * F->words, s, F->words * sizeof *s);
-  W->khash[W->nkid++] = h;
-  return 1;
+  __atomic_fetch_add(&F->rin, 1, __ATOMIC_SEQ_CST);
+  if (__atomic_load_n(&F->rehashing, __ATOMIC_SEQ_CST)) {
+    rehash_blocks(F, W->tmp);
+    on = 1;
+  }
+  __atomic_fetch_sub(&F->rin, 1, __ATOMIC_RELEASE);
+  return on;
+}
+
+/* A thread beside the caller: expands batches while there are any. */
+static void *helper(void *arg)
+{
+  worker_t *W = arg;
+  uint32_t b;
+  int c;
+  while ((c = claim(W->F, &b)) >= 0)
+    if (c)
+      expand_batch(W, b);
+    else if (!help_rehash(W))
+      pause_briefly();
+  return NULL;
+}
+
+/* ---- a batch committed ------------------------------------------------ */
+
+#define AHEAD 8                 /* children a probe asks for ahead */
+
+/* Asks memory for the stored state that the first entry of hash h's
+ * slot names, if its hash bits match: the state a probe compares first. */
+static inline void prefetch_match(const bfs_t *F, uint32_t h)
+{
+  uint32_t m = F->mask, e = F->table[h & m];
+  if (e && (e & ~m) == (h & ~m)) {
+    unsigned sh;
+    __builtin_prefetch(state_at(F, (e & m) - 1, &sh));
+  }
+}
+
+/* The table slot where state s (hash h) goes, or NONE when it is
+ * stored. */
+static uint32_t free_slot(const bfs_t *F, const uint32_t *s, uint32_t h)
+{
+  uint32_t j, e, m = F->mask;
+  for (j = h & m; (e = F->table[j]) != 0; j = (j + 1) & m)
+    if ((e & ~m) == (h & ~m) && is_state(F, (e & m) - 1, s))
+      return NONE;
+  return j;
+}
+
+/* Slot s's children stored, each new one with the next id, the first
+ * new state past the state limit setting *full (the rest of the level
+ * is only counted). */
+static void commit(bfs_t *F, const struct slot *s, int *full)
+{
+  uint64_t c, lim = F->o->max_states;
+  F->res->expanded += (uint64_t)__builtin_popcountll(s->lanes);
+  F->res->generated += s->total;
+  if (*full || !s->total || !make_room(F, (uint64_t)F->nstates + s->total) ||
+      !make_chunks(F, (uint64_t)F->nstates + s->total))
+    return;
+  for (c = 0; s->helper && c < s->total; c++)
+    __builtin_prefetch(&F->table[s->hb[c] & F->mask]);
+  for (c = 0; c < s->total && c < AHEAD; c++)
+    prefetch_match(F, s->hb[c]);
+  for (c = 0; c < s->total; c++) {
+    const uint32_t *w = s->out + c * F->words;
+    uint32_t slot;
+    if (c + AHEAD < s->total)
+      prefetch_match(F, s->hb[c + AHEAD]);
+    if ((slot = free_slot(F, w, s->hb[c])) == NONE)
+      continue;
+    if (lim && F->nstates >= lim) {
+      *full = 1;
+      return;
+    }
+    F->table[slot] = (s->hb[c] & ~F->mask) | (F->nstates + 1);
+    pack(F, F->nstates++, w);
+  }
 }
 
 static void report(bfs_t *F, int force);
@@ -474,172 +604,55 @@ static void check_limits(bfs_t *F)
   }
 }
 
-static void *expand(void *arg)
+/* The level's batches expanded (by the caller and its helpers) and
+ * committed in order (by the caller).  Returns 1 when the state limit
+ * left a new state out. */
+static int run_level(bfs_t *F)
 {
-  worker_t *W = arg;
-  bfs_t *F = W->F;
-  uint64_t j[64], off[64], x, c, total;
-  for (;;) {
-    uint32_t b = __atomic_fetch_add(&F->next, 64, __ATOMIC_RELAXED), n;
-    struct seg *sg;
-    uint64_t lanes;
-    if (b >= F->hi || stopped(F))
-      break;
-    sg = &F->seg[(b - F->lo) / 64];
-    sg->t = W->t;
-    sg->off = W->nkid;
-    if (b > __atomic_load_n(&F->goal, __ATOMIC_RELAXED))
-      continue;                /* past a state of goal 100: none kept */
-    n = F->hi - b < 64 ? F->hi - b : 64;
-    lanes = take_up(W, b, n, j, 1);
-    if (!make_children(W, lanes, j, off) ||
-        !wgrow(F, (void **)&W->exp, &W->expcap,
-               W->nexp + (uint64_t)__builtin_popcountll(lanes),
-               sizeof *W->exp))
-      break;
-    for (x = lanes, total = 0; x; x &= x - 1) {
-      uint32_t l = (uint32_t)__builtin_ctzll(x);
-      W->exp[W->nexp].id = b + l;
-      W->exp[W->nexp++].joints =
-          j[l] > UINT32_MAX ? UINT32_MAX : (uint32_t)j[l];
-      total += j[l];
-    }
-    W->ngen += total;
-    /* the children, lane after lane: their hashes first, each table slot
-     * asked of memory while the others are hashed */
-    if (!wgrow(F, (void **)&W->hb, &W->hbcap, total, sizeof *W->hb))
-      break;
-    for (c = 0; c < total; c++) {
-      W->hb[c] = words_hash(W->out + c * F->words, F->words);
-      __builtin_prefetch(&F->table[W->hb[c] & F->mask]);
-    }
-    for (c = 0; c < total; c++) {
-      const uint32_t *s = W->out + c * F->words;
-      if (!stored(F, s, W->hb[c]) && !keep(W, s, W->hb[c]))
-        return NULL;
-    }
-    sg->n = (uint32_t)(W->nkid - sg->off);
-    check_limits(F);
-    if (W->t == 0)
+  uint32_t nb = (F->hi - F->lo + 63) / 64, b, t, helpers;
+  int full = 0, c;
+#if GDL_THREADS
+  pthread_t th[MAX_THREADS];
+  unsigned started = 0;
+#endif
+  F->next = F->lo;
+  F->done = 0;
+  F->over = 0;
+  helpers = helpers_for(F, F->hi - F->lo);
+#if GDL_THREADS
+  for (t = 1; t <= helpers; t++, started++)
+    if (pthread_create(&th[t], NULL, helper, &F->w[t]) != 0)
+      break;                   /* fewer threads: the caller does more */
+#else
+  (void)t;
+  (void)helpers;
+#endif
+  while (F->done < nb && !stopped(F)) {
+    struct slot *s = &F->ring[F->done % F->nring];
+    if (__atomic_load_n(&s->ready, __ATOMIC_ACQUIRE)) {
+      uint32_t end = s->b + s->n;
+      commit(F, s, &full);
+      s->ready = 0;            /* the slot is free once done counts it */
+      __atomic_store_n(&F->done, F->done + 1, __ATOMIC_RELEASE);
+      if (__atomic_load_n(&F->goal, __ATOMIC_RELAXED) < end)
+        break;                 /* a state of goal 100: the level's last */
+      check_limits(F);
       report(F, 0);
-  }
-  return NULL;
-}
-
-/* ---- phases 2 and 3: a level's new states stored ---------------------- */
-
-/* The bits of the child with this ref. */
-static const uint32_t *kid_bits(const bfs_t *F, uint64_t ref)
-{
-  uint32_t a = 0, b = F->nseg;
-  while (b - a > 1) {          /* the last batch whose first ref <= ref */
-    uint32_t m = (a + b) / 2;
-    if (F->seg[m].ref <= ref)
-      a = m;
-    else
-      b = m;
-  }
-  return F->w[F->seg[a].t].kid +
-         (F->seg[a].off + (ref - F->seg[a].ref)) * F->words;
-}
-
-/* Phase 2 for one child: enters it in the table unless it is there, the
- * smaller ref of two makings of one state winning. */
-static void dedup(bfs_t *F, const uint32_t *w, uint32_t h,
-                  uint64_t ref)
-{
-  uint32_t m = F->mask, j = h & m, e, v, mine = (h & ~m) |
-      (uint32_t)(F->nstates + ref + 1);
-  __atomic_store_n(&F->slot[ref], NONE, __ATOMIC_RELAXED);
-  for (;;) {
-    e = __atomic_load_n(&F->table[j], __ATOMIC_ACQUIRE);
-    if (e == 0) {
-      __atomic_store_n(&F->slot[ref], j, __ATOMIC_RELAXED);
-      if (__atomic_compare_exchange_n(&F->table[j], &e, mine, 0,
-                                      __ATOMIC_RELEASE, __ATOMIC_ACQUIRE))
-        return;
-      __atomic_store_n(&F->slot[ref], NONE, __ATOMIC_RELAXED);
+    } else if ((c = claim(F, &b)) > 0) {
+      expand_batch(&F->w[0], b);
+    } else {
+      pause_briefly();
     }
-    if ((e & ~m) == (h & ~m)) {
-      v = (e & m) - 1;
-      if (v < F->nstates ? is_state(F, v, w)
-                         : same_words(kid_bits(F, v - F->nstates), w, F->words)) {
-        if (v < F->nstates || v - F->nstates < ref)
-          return;              /* stored, or made first elsewhere */
-        __atomic_store_n(&F->slot[ref], j, __ATOMIC_RELAXED);
-        if (__atomic_compare_exchange_n(&F->table[j], &e, mine, 0,
-                                        __ATOMIC_RELEASE, __ATOMIC_ACQUIRE)) {
-          __atomic_store_n(&F->slot[v - F->nstates], NONE, __ATOMIC_RELAXED);
-          return;
-        }
-        __atomic_store_n(&F->slot[ref], NONE, __ATOMIC_RELAXED);
-        continue;              /* changed meanwhile: look again */
-      }
-    }
-    j = (j + 1) & m;
   }
-}
-
-static void *dedup_part(void *arg)
-{
-  worker_t *W = arg;
-  bfs_t *F = W->F;
-  uint32_t bi, i;
-  while ((bi = __atomic_fetch_add(&F->next, 1, __ATOMIC_RELAXED)) < F->nseg) {
-    const struct seg *sg = &F->seg[bi];
-    const worker_t *K = &F->w[sg->t];
-    for (i = 0; i < sg->n; i++)
-      __builtin_prefetch(&F->table[K->khash[sg->off + i] & F->mask]);
-    for (i = 0; i < sg->n; i++)
-      dedup(F, K->kid + (sg->off + i) * F->words, K->khash[sg->off + i],
-            sg->ref + i);
-    if ((bi & 63) == 0 && stopped(F))
-      break;
-  }
-  return NULL;
-}
-
-/* Phase 3, a worker's batches: per batch, its new states counted (pass
- * 0), or given their ids, written and entered (pass 1). */
-static void number(worker_t *W, int pass)
-{
-  bfs_t *F = W->F;
-  uint32_t bi, i, m = F->mask;
-  while ((bi = __atomic_fetch_add(&F->next, 1, __ATOMIC_RELAXED)) < F->nseg) {
-    struct seg *sg = &F->seg[bi];
-    const worker_t *K = &F->w[sg->t];
-    uint32_t id = sg->first, n = 0;
-    uint32_t end = bi + 1 < F->nseg ? F->seg[bi + 1].first : F->idend;
-    for (i = 0; i < sg->n; i++) {
-      uint32_t j = F->slot[sg->ref + i];
-      if (j == NONE)
-        continue;
-      if (pass == 0) {
-        n++;
-        continue;
-      }
-      if (id >= F->res->stored)  /* past the state limit */
-        break;
-      pack(F, id, K->kid + (sg->off + i) * F->words, sg->first, end);
-      __atomic_store_n(&F->table[j], (F->table[j] & ~m) | (id + 1),
-                       __ATOMIC_RELAXED);
-      id++;
-    }
-    if (pass == 0)
-      sg->first = n;
-  }
-}
-
-static void *count_part(void *arg)
-{
-  number(arg, 0);
-  return NULL;
-}
-
-static void *number_part(void *arg)
-{
-  number(arg, 1);
-  return NULL;
+  __atomic_store_n(&F->over, 1, __ATOMIC_RELEASE);
+#if GDL_THREADS
+  for (t = 1; t <= started; t++)
+    pthread_join(th[t], NULL);
+#endif
+  for (t = 0; t < F->nring; t++)
+    F->ring[t].ready = 0;
+  free_old(F);
+  return full;
 }
 
 static void report(bfs_t *F, int force)
@@ -648,12 +661,11 @@ static void report(bfs_t *F, int force)
   double t = ctx_clock();
   if (o->progress && (force || t >= F->next_report)) {
     gdl_progress p;
-    /* the caller's own count of this level, not the other workers' */
     p.depth = F->nlevel ? F->nlevel - 1 : 0;
-    p.expanded = F->res->expanded + F->w[0].nexp;
-    p.generated = F->res->generated + F->w[0].ngen;
+    p.expanded = F->res->expanded;
+    p.generated = F->res->generated;
     p.seconds = t - F->t0;
-    lock(F);                   /* workers may be allocating */
+    lock(F);                   /* threads may be allocating */
     p.memory = gdl_memory_used(F->ctx);
     unlock(F);
     p.algorithm = "bfs";
@@ -683,7 +695,7 @@ static void plan_back(bfs_t *F, uint32_t id)
     for (b = F->level[lv - 1]; b < hi && !found; b += 64) {
       uint32_t n = hi - b < 64 ? hi - b : 64;
       uint64_t lanes = take_up(W, b, n, j, 0);
-      if (!make_children(W, lanes, j, off))
+      if (make_children(W, lanes, j, off, &W->out, &W->outcap) == UINT64_MAX)
         ctx_throw(ctx, GDL_ELIMIT, "%s", F->why);
       for (x = lanes; x && !found; x &= x - 1) {
         uint32_t l = (uint32_t)__builtin_ctzll(x);
@@ -713,20 +725,19 @@ static void release(bfs_t *F)
     gbatch_free(ctx, W->B);
     ctx_free(ctx, W->in);
     ctx_free(ctx, W->out);
-    ctx_free(ctx, W->kid);
-    ctx_free(ctx, W->khash);
-    ctx_free(ctx, W->exp);
     ctx_free(ctx, W->tmp);
-    ctx_free(ctx, W->hb);
+  }
+  for (i = 0; F->ring && i < F->nring; i++) {
+    ctx_free(ctx, F->ring[i].out);
+    ctx_free(ctx, F->ring[i].hb);
   }
   for (i = 0; i < F->nchunk; i++)
     ctx_free(ctx, F->chunk[i]);
+  free_old(F);
   ctx_free(ctx, F->chunk);
   ctx_free(ctx, F->table);
-  ctx_free(ctx, F->newtab);
   ctx_free(ctx, F->level);
-  ctx_free(ctx, F->seg);
-  ctx_free(ctx, F->slot);
+  ctx_free(ctx, F->ring);
   ctx_free(ctx, F->w);
 #if GDL_THREADS
   pthread_mutex_destroy(&F->lock);
@@ -744,164 +755,20 @@ unsigned bfs_threads(unsigned asked)
   return n < 1 ? 1 : n > MAX_THREADS ? MAX_THREADS : (unsigned)n;
 }
 
-/* ---- a level by the caller alone --------------------------------------- */
-
-/* The table slot where state s (hash h) goes, or NONE when it is stored
- * (the caller alone, between phases). */
-static uint32_t free_slot(const bfs_t *F, const uint32_t *s, uint32_t h)
-{
-  uint32_t j, e, m = F->mask;
-  for (j = h & m; (e = F->table[j]) != 0; j = (j + 1) & m)
-    if ((e & ~m) == (h & ~m) && is_state(F, (e & m) - 1, s))
-      return NONE;
-  return j;
-}
-
-#define AHEAD 8                 /* children a probe asks for ahead */
-
-/* Asks memory for the stored state that the first entry of hash h's
- * slot names, if its hash bits match: the state a probe compares first. */
-static inline void prefetch_state(const bfs_t *F, uint32_t h)
-{
-  uint32_t m = F->mask, e = F->table[h & m];
-  if (e && (e & ~m) == (h & ~m)) {
-    unsigned sh;
-    __builtin_prefetch(state_at(F, (e & m) - 1, &sh));
-  }
-}
-
-/* A level expanded by the caller alone (one thread, or too few states to
- * share), each child stored as soon as it is made: in one pass, the ids
- * and counts the three phases give.  Returns the new states left out by
- * the state limit (0 or 1: it stops storing at the first). */
-static uint32_t level_alone(bfs_t *F)
-{
-  gdl_solve_result *r = F->res;
-  worker_t *W = &F->w[0];
-  uint64_t j[64], off[64], x, c, total, lim = F->o->max_states;
-  uint32_t b, *hb, full = 0;
-  for (b = F->lo; b < F->hi && F->goal == NONE && !stopped(F); b += 64) {
-    uint32_t n = F->hi - b < 64 ? F->hi - b : 64;
-    uint64_t lanes = take_up(W, b, n, j, 1);
-    if (!make_children(W, lanes, j, off))
-      break;
-    for (x = lanes, total = 0; x; x &= x - 1)
-      total += j[__builtin_ctzll(x)];
-    r->expanded += (uint64_t)__builtin_popcountll(lanes);
-    r->generated += total;
-    if (!full && wgrow(F, (void **)&W->hb, &W->hbcap, total, sizeof *hb)) {
-      make_room(F, (uint64_t)F->nstates + total);
-      make_chunks(F, (uint64_t)F->nstates + total);
-      hb = W->hb;
-      for (c = 0; c < total; c++) {
-        hb[c] = words_hash(W->out + c * F->words, F->words);
-        __builtin_prefetch(&F->table[hb[c] & F->mask]);
-      }
-      for (c = 0; c < total && c < AHEAD; c++)
-        prefetch_state(F, hb[c]);
-      for (c = 0; c < total && !full; c++) {
-        const uint32_t *s = W->out + c * F->words;
-        uint32_t slot;
-        if (AHEAD && c + AHEAD < total)
-          prefetch_state(F, hb[c + AHEAD]);
-        slot = free_slot(F, s, hb[c]);
-        if (slot == NONE)
-          continue;
-        if (lim && F->nstates >= lim) {
-          full = 1;            /* the rest of the level only counted */
-          break;
-        }
-        F->table[slot] = (hb[c] & ~F->mask) | (F->nstates + 1);
-        pack(F, F->nstates++, s, 0, NONE);
-      }
-    }
-    check_limits(F);
-    report(F, 0);
-  }
-  return full;
-}
-
-/* ---- a level ---------------------------------------------------------- */
-
-/* A level expanded by the workers in the three phases above.  Returns the
- * new states left out by the state limit. */
-static uint32_t level_phases(bfs_t *F)
-{
-  gdl_ctx *ctx = F->ctx;
-  gdl_solve_result *r = F->res;
-  uint64_t i, nref = 0;
-  uint32_t t, bi, add = 0, was = F->nstates;
-  F->nseg = (F->hi - F->lo + 63) / 64;
-  GROW(ctx, F->seg, F->segcap, F->nseg);
-  memset(F->seg, 0, F->nseg * sizeof *F->seg);
-  F->next = F->lo;
-  for (t = 0; t < F->nthreads; t++)
-    F->w[t].nkid = F->w[t].nexp = F->w[t].ngen = 0;
-  /* 1: expand */
-  run_workers(F, expand, F->hi - F->lo);
-  for (t = 0; t < F->nthreads; t++) {
-    worker_t *W = &F->w[t];
-    for (i = 0; i < W->nexp; i++)
-      if (W->exp[i].id < F->goal) {
-        r->expanded++;
-        r->generated += W->exp[i].joints;
-      }
-    W->nexp = W->ngen = 0;
-  }
-  if (stopped(F))
-    return 0;
-  for (bi = 0; bi < F->nseg; bi++) {
-    if (F->lo + (uint64_t)bi * 64 > F->goal)
-      F->seg[bi].n = 0;        /* past the goal: as if never made */
-    F->seg[bi].ref = nref;
-    nref += F->seg[bi].n;
-  }
-  /* 2: dedup */
-  make_room(F, (uint64_t)F->nstates + nref);
-  if (nref + 1 > F->slotcap) {  /* kept from level to level: no zeroing
-                                   needed, dedup sets each slot it reads */
-    F->slotcap = nref + 1 > 2 * F->slotcap ? nref + 1 : 2 * F->slotcap;
-    ctx_free(ctx, F->slot);
-    F->slot = ctx_alloc(ctx, F->slotcap * sizeof *F->slot);
-  }
-  F->nref = nref;
-  F->next = 0;
-  run_workers(F, dedup_part, nref);
-  if (stopped(F))
-    return 0;
-  /* 3: number */
-  F->next = 0;
-  run_workers(F, count_part, nref);
-  for (bi = 0; bi < F->nseg; bi++) {
-    uint32_t n = F->seg[bi].first;
-    F->seg[bi].first = F->nstates + add;
-    add += n;
-  }
-  F->idend = F->nstates + add;
-  r->stored = (uint64_t)F->nstates + add;
-  if (F->o->max_states && r->stored > F->o->max_states)
-    r->stored = F->o->max_states;   /* the first ones, as one at a time */
-  make_chunks(F, r->stored);
-  F->next = 0;
-  run_workers(F, number_part, nref);
-  F->nstates = (uint32_t)r->stored;
-  return was + add - F->nstates;
-}
-
 /* One level expanded and its children stored; 1 when the search ends. */
 static int one_level(bfs_t *F)
 {
   gdl_ctx *ctx = F->ctx;
   gdl_solve_result *r = F->res;
-  uint32_t t, d = F->nlevel - 1, left;
+  uint32_t t, d = F->nlevel - 1;
+  int left;
   F->lo = F->level[d];
   F->hi = F->level[d + 1];
   if (F->lo == F->hi)
     return 1;                  /* nothing left: every state was seen */
   r->depth = d ? d - 1 : 0;    /* every state of a smaller depth tested */
   F->goal = NONE;
-  left = workers_for(F, F->hi - F->lo) == 1 ? level_alone(F)
-                                             : level_phases(F);
+  left = run_level(F);
   for (t = 0; t < F->nthreads; t++) {
     worker_t *W = &F->w[t];
     if (W->best > r->goal || (W->best == r->goal && W->best_id < F->best_id)) {
@@ -973,10 +840,13 @@ int bfs_levels(gdl_ctx *ctx, const gdl_solve_opts *o, gdl_solve_result *r,
     W->best = -1;
     W->best_id = NONE;
   }
+  F->nring = RING * F->nthreads;
+  F->ring = ctx_alloc(ctx, F->nring * sizeof *F->ring);
   GROW(ctx, F->level, F->levelcap, 2);
-  make_chunks(F, 1);
-  make_room(F, 1);
-  pack(F, 0, start, 0, 1);
+  if (!make_chunks(F, 1) || !make_room(F, 1))
+    ctx_throw(ctx, GDL_ELIMIT, "%s", F->why);
+  F->hi = 0;                   /* no level is read: plain writes */
+  pack(F, 0, start);
   {
     uint32_t h = words_hash(start, F->words);
     F->table[h & F->mask] = (h & ~F->mask) | 1;

@@ -150,6 +150,14 @@ static int stopped(bfs_t *F)
   return __atomic_load_n(&F->stop, __ATOMIC_ACQUIRE);
 }
 
+static void out_of_memory(bfs_t *F)
+{
+  char why[64];
+  snprintf(why, sizeof why, "memory limit of %zu MB reached",
+           F->ctx->limit >> 20);
+  halt(F, why);
+}
+
 /* n bytes (zeroed where p is NULL) as ctx_try_realloc gives them; NULL,
  * and every thread stopped, when memory is out. */
 static void *try_realloc(bfs_t *F, void *p, size_t n)
@@ -158,12 +166,8 @@ static void *try_realloc(bfs_t *F, void *p, size_t n)
   lock(F);
   q = ctx_try_realloc(F->ctx, p, n);
   unlock(F);
-  if (!q) {
-    char why[64];
-    snprintf(why, sizeof why, "memory limit of %zu MB reached",
-             F->ctx->limit >> 20);
-    halt(F, why);
-  }
+  if (!q)
+    out_of_memory(F);
   return q;
 }
 
@@ -171,17 +175,15 @@ static void *try_realloc(bfs_t *F, void *p, size_t n)
  * every thread stopped) when memory is out. */
 static int wgrow(bfs_t *F, void **p, uint64_t *cap, uint64_t need, size_t sz)
 {
-  uint64_t c = *cap ? *cap : 256;
-  void *q;
+  int ok;
   if (need <= *cap)
     return 1;
-  while (c < need)
-    c *= 2;
-  if (!(q = try_realloc(F, *p, (size_t)(c * sz))))
-    return 0;
-  *p = q;
-  *cap = c;
-  return 1;
+  lock(F);
+  ok = ctx_try_grow(F->ctx, p, cap, need, sz, 256);
+  unlock(F);
+  if (!ok)
+    out_of_memory(F);
+  return ok;
 }
 
 /* Threads of their own beside the caller's for a level of this many

@@ -26,6 +26,10 @@ void *ctx_alloc(gdl_ctx *ctx, size_t n);             /* zeroed */
 void *ctx_realloc(gdl_ctx *ctx, void *p, size_t n);
 /* The same, NULL (p kept) instead of a throw: for worker threads. */
 void *ctx_try_realloc(gdl_ctx *ctx, void *p, size_t n);
+/* Grows *p (*cap elements of sz bytes, doubled from `first`) so that
+ * need of them fit, as ctx_try_realloc: 0, *p kept, where it cannot. */
+int ctx_try_grow(gdl_ctx *ctx, void **p, uint64_t *cap, uint64_t need,
+                 size_t sz, uint64_t first);
 void ctx_free(gdl_ctx *ctx, void *p);
 void *ctx_arena(gdl_ctx *ctx, size_t n);             /* zeroed, freed with ctx */
 char *ctx_strdup(gdl_ctx *ctx, const char *s, size_t n);

@@ -119,6 +119,22 @@ void *ctx_try_realloc(gdl_ctx *ctx, void *p, size_t n)
   return nb + 1;
 }
 
+int ctx_try_grow(gdl_ctx *ctx, void **p, uint64_t *cap, uint64_t need,
+                 size_t sz, uint64_t first)
+{
+  uint64_t c = *cap ? *cap : first;
+  void *q;
+  if (need <= *cap)
+    return 1;
+  while (c < need)
+    c *= 2;
+  if (!(q = ctx_try_realloc(ctx, *p, (size_t)(c * sz))))
+    return 0;
+  *p = q;
+  *cap = c;
+  return 1;
+}
+
 void ctx_free(gdl_ctx *ctx, void *p)
 {
   block_t *b;

@@ -142,20 +142,10 @@ static void on_signal(int sig)
  * stopped, when the memory limit is met. */
 static int grow(mb_t *M, void **p, uint64_t *cap, uint64_t need, size_t sz)
 {
-  uint64_t c = *cap ? *cap : 64;
-  void *q;
-  if (need <= *cap)
+  if (ctx_try_grow(M->ctx, p, cap, need, sz, 64))
     return 1;
-  while (c < need)
-    c *= 2;
-  q = ctx_try_realloc(M->ctx, *p, (size_t)(c * sz));
-  if (!q) {
-    M->stop = STOP_MEMORY;
-    return 0;
-  }
-  *p = q;
-  *cap = c;
-  return 1;
+  M->stop = STOP_MEMORY;
+  return 0;
 }
 
 /* ---- the store -------------------------------------------------------- */

@@ -19,10 +19,12 @@
  * looked up in the table and, when new, stored at once with the next id.
  * So ids, counts and plans are those of one thread, whatever the number
  * of threads; the table and the pool's new states are the caller's
- * alone.  The other threads run at most RING batches ahead of the
- * commit, each batch in a slot of a ring that its commit frees.  They
- * read only the level's states (the pool's chunk list is replaced, never
- * changed in place, while they run).  A level with a state of goal 100
+ * alone.  The other threads run at most RING batches each ahead of the
+ * commit, each batch in a slot of a ring that its commit frees, and help
+ * the caller rehash while they wait for a slot.  They read only states
+ * that no one writes any more (the level's; in a rehash, all), and the
+ * pool's chunk list is replaced, never changed in place, while they run.
+ * A level with a state of goal 100
  * is the last: the batches before the first such are committed, as one
  * state at a time would store them, and no others.  No thread jumps out
  * while others run: a limit met (time, interrupt, memory) stops them all

@@ -502,6 +502,7 @@ static int claim(bfs_t *F, uint32_t *b)
   }
 }
 
+#if GDL_THREADS
 /* Helps the rehash under way, if one is; whether there was one.  A
  * helper counts itself in (rin) before it looks again, and the caller
  * that ends a rehash waits for rin to be 0: no helper then reads the
@@ -534,6 +535,7 @@ static void *helper(void *arg)
       pause_briefly();
   return NULL;
 }
+#endif
 
 /* ---- a batch committed ------------------------------------------------ */
 

@@ -8,7 +8,9 @@
 #   - gbfs and auto give plans that replay to a terminal state with goal
 #     100 (auto's length is bfs's where it says the plan is shortest);
 #   - bfs on 1 and on 4 threads gives what it gives on the default (one a
-#     core): the same verdict, plan and counts, and its plan replays.
+#     core): the same verdict, plan and counts, and its plan replays;
+#   - bfs with the interpreter gives the same verdict, length and counts
+#     as with the grounded network, where it finishes.
 # Games bfs does not finish within the limits are reported and pass.
 #
 #   tests/search.sh [-j JOBS] [-s SECONDS] FILE...
@@ -64,6 +66,16 @@ for t in 1 4; do
   [ "$(plan "$tmp/bfs$t")" = "$(plan "$tmp/bfs")" ] ||
     fail "bfs on $t threads: another plan than by default"
 done
+# the grounded network's bfs (64 states a pass, each move's pass running
+# only what its move changes) held to the interpreter's, one state at a
+# time: the same verdict, length and counts
+solve interp bfs --no-prune --engine interp
+if [ "$(field "$tmp/interp" status)" != limit ]; then
+  for x in status length goal expanded generated stored; do
+    [ "$(field "$tmp/interp" $x)" = "$(field "$tmp/bfs" $x)" ] ||
+      fail "bfs with the interpreter: $x $(field "$tmp/interp" $x), by default $(field "$tmp/bfs" $x)"
+  done
+fi
 # replays a plan; its last state must be terminal with goal 100
 replays() {
   m=$(plan "$tmp/$1")

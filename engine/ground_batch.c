@@ -11,7 +11,10 @@
  * columns, one word per fluent slot, by 64 x 64 bit transposes; legal
  * moves and next states go out the same way.  A joint move is played in
  * every lane at once, each lane its own: the move phase runs once per
- * joint move number, lanes with fewer joint moves left out.
+ * joint move number, lanes with fewer joint moves left out; or, with one
+ * role, once per move, in the lanes where it is legal, running only what
+ * the move changes (see "the move phase of one move"), whichever reads
+ * fewer inputs (gbatch_expand).
  *
  * Nothing here changes the network: a batch keeps its words to itself,
  * so threads each with a batch of their own share one network.
@@ -44,7 +47,7 @@ struct gbatch {
   uint64_t *d;                 /* per `next` slot: lanes where it changes */
   uint32_t *keep;              /* per word of a state: its `next` slots */
   /* one role, no recursive move group: per legal entry e, what a pass
-   * of its move runs once a pass with no move has run (see plan_move) */
+   * of its move runs once a pass with no move has run (make_plans) */
   int plans;
   uint32_t *plo, *prule;       /* its rules prule[plo[e], plo[e + 1]), in
                                   evaluation order */

@@ -605,9 +605,11 @@ void gbatch_expand(gbatch_t *B, uint64_t lanes, const uint64_t *off,
   for (x = lanes; x; x &= x - 1)
     base[__builtin_ctzll(x)] = buf + off[__builtin_ctzll(x)] * B->words;
   if (B->nroles == 1) {
-    /* a pass per move costs its rules and the free ones; a pass per
+    /* a pass per move costs its rules and the free ones (with plans,
+     * what its move changes, after one pass with no move); a pass per
      * joint move number costs the rules of every move some lane plays,
-     * and the free ones, as many times as the most moves a lane has */
+     * and the free ones, as many times as the most moves a lane has;
+     * each pass reads every `next` slot */
     for (e = 0; e < G->nlegal[0]; e++)
       if (v[G->legal[0][e].prop] & v[G->lgate[0][e]] & lanes) {
         by_move += G->nnext + (B->plans ? B->pcost[e]

@@ -312,11 +312,16 @@ static void rehash_blocks(bfs_t *F, uint32_t *tmp)
       for (i = 0; i < n; i++)
         for (j = h[i] & m, k = (h[i] & ~m) | (b + i + 1);; j = (j + 1) & m) {
           e = 0;
-          if (!F->shared ? !tab[j] && (tab[j] = k)
-                         : __atomic_compare_exchange_n(&tab[j], &e, k, 0,
-                                                       __ATOMIC_RELAXED,
-                                                       __ATOMIC_RELAXED))
+          if (!F->shared) {    /* no helper: plain writes */
+            if (!tab[j]) {
+              tab[j] = k;
+              break;
+            }
+          } else if (__atomic_compare_exchange_n(&tab[j], &e, k, 0,
+                                                 __ATOMIC_RELAXED,
+                                                 __ATOMIC_RELAXED)) {
             break;
+          }
         }
     }
     __atomic_fetch_add(&F->rdone, 1, __ATOMIC_RELEASE);
@@ -630,7 +635,6 @@ static int run_level(bfs_t *F)
     if (pthread_create(&th[t], NULL, helper, &F->w[t]) != 0)
       break;                   /* fewer threads: the caller does more */
 #else
-  (void)t;
   (void)helpers;
 #endif
   while (F->done < nb && !stopped(F)) {

@@ -26,6 +26,15 @@
 
 #define NONE UINT32_MAX
 
+/* Rules prule[lo, hi) of a move's pass, all of one stratum of the pass
+ * (none reads another's head) and, but for gate NONE, all reading the
+ * proposition gate: where it holds in none of the move's lanes, none of
+ * them holds there, and the segment is skipped. */
+struct seg {
+  uint32_t gate, lo, hi;
+  uint32_t cost;               /* its rules' inputs */
+};
+
 struct gbatch {
   const ground_t *G;
   uint32_t nroles;
@@ -49,30 +58,62 @@ struct gbatch {
   /* one role, no recursive move group: per legal entry e, what a pass
    * of its move runs once a pass with no move has run (make_plans) */
   int plans;
-  uint32_t *plo, *prule;       /* its rules prule[plo[e], plo[e + 1]), in
-                                  evaluation order */
+  uint32_t *slo;               /* its segments seg[slo[e], slo[e + 1]) */
+  struct seg *seg;
+  uint32_t *prule;             /* the segments' rules */
   uint32_t *hlo, *hprop;       /* the propositions it changes, hprop[hlo[e],
                                   hlo[e + 1]): prop * 2 + 1 where made
                                   again from nothing, + 0 where only
                                   added to */
-  uint64_t *pcost;             /* its rules' inputs */
   uint64_t *vb;                /* per proposition of the move phase: its
                                   lanes in the pass with no move */
+  uint32_t *nomove, nnomove;   /* the rules that pass runs: those that
+                                  read no proposition that holds nowhere
+                                  without a move, in evaluation order */
+  uint64_t cnomove;            /* ... their inputs */
   const uint32_t *in[64];      /* the lanes' states */
   uint64_t cols[64];           /* scratch for a transpose */
 };
 
-/* a[i] bit j becomes a[j] bit i. */
+/* One round of the transpose: the j x j blocks off the diagonal of each
+ * 2j x 2j block swapped (m: the low j bits of each 2j), two words at a
+ * time where j > 1 (GCC's and Clang's vector extension). */
+typedef uint64_t pair_t __attribute__((vector_size(16)));
+
+static inline void transpose_round(uint64_t a[64], unsigned j, uint64_t m)
+{
+  unsigned k, i;
+  if (j == 1) {
+    for (i = 0; i < 64; i += 2) {
+      uint64_t t = ((a[i] >> 1) ^ a[i + 1]) & m;
+      a[i] ^= t << 1;
+      a[i + 1] ^= t;
+    }
+    return;
+  }
+  for (k = 0; k < 64; k += 2 * j)
+    for (i = k; i < k + j; i += 2) {
+      pair_t x, y, t, mm = {m, m};
+      memcpy(&x, a + i, sizeof x);
+      memcpy(&y, a + i + j, sizeof y);
+      t = ((x >> j) ^ y) & mm;
+      x ^= t << j;
+      y ^= t;
+      memcpy(a + i, &x, sizeof x);
+      memcpy(a + i + j, &y, sizeof y);
+    }
+}
+
+/* a[i] bit j becomes a[j] bit i; each round with its constants, which
+ * the compiler unrolls. */
 static void transpose64(uint64_t a[64])
 {
-  uint64_t m = 0xffffffffull, t;
-  uint32_t j, k;
-  for (j = 32; j != 0; j >>= 1, m ^= m << j)
-    for (k = 0; k < 64; k = ((k | j) + 1) & ~j) {
-      t = ((a[k] >> j) ^ a[k | j]) & m;
-      a[k] ^= t << j;
-      a[k | j] ^= t;
-    }
+  transpose_round(a, 32, 0x00000000ffffffffull);
+  transpose_round(a, 16, 0x0000ffff0000ffffull);
+  transpose_round(a, 8, 0x00ff00ff00ff00ffull);
+  transpose_round(a, 4, 0x0f0f0f0f0f0f0f0full);
+  transpose_round(a, 2, 0x3333333333333333ull);
+  transpose_round(a, 1, 0x5555555555555555ull);
 }
 
 /* ---- the move phase of one move ---------------------------------------
@@ -93,7 +134,15 @@ static void transpose64(uint64_t a[64])
  *     nothing, by all its rules that can hold in the pass;
  * the heads of those rules are what D changes, in turn.  In a
  * non-recursive phase the rules run once each, in evaluation order.  A
- * pass restores what it changed to the values of the pass with no move. */
+ * pass restores what it changed to the values of the pass with no move.
+ *
+ * Only the lanes where D is played matter in its pass (the others are
+ * restored, and their next states not read).  So the pass's rules are
+ * ordered by stratum and, within one, grouped into segments by an input
+ * they share (say hole(2, 3), when D's rules are one per blank
+ * position): a segment whose input holds in none of those lanes holds
+ * there nowhere, and is skipped.  The pass with no move runs only the
+ * rules that read no `does` (and nothing derived from one alone). */
 
 static int is_does(const gdl_ctx *ctx, const ground_t *G, uint32_t p)
 {
@@ -158,12 +207,70 @@ static void index_rules(gdl_ctx *ctx, const ground_t *G, int by_head,
   }
 }
 
+/* A rule of a move's pass, as segments are made of it. */
+struct prule {
+  uint32_t st, gate, pos, r;
+};
+
+static int cmp_prule(const void *a, const void *b)
+{
+  const struct prule *x = a, *y = b;
+  if (x->st != y->st)
+    return x->st < y->st ? -1 : 1;
+  if (x->gate != y->gate)
+    return x->gate < y->gate ? -1 : 1;
+  return x->pos < y->pos ? -1 : x->pos > y->pos;
+}
+
+/* The rules pr[0, n) of move d's pass (in evaluation order) ordered by
+ * stratum (one more than the highest of the pass's rules whose heads it
+ * reads), then by gate: of the inputs a rule reads (not negated) other
+ * than d, the one most of the pass's rules read, where two or more do.
+ * st[] and cnt[] are zero per proposition, and are left so. */
+static void gate_rules(const ground_t *G, uint32_t d, struct prule *pr,
+                       uint32_t n, uint32_t *st, uint32_t *cnt)
+{
+  uint32_t x, k;
+  for (x = 0; x < n; x++) {
+    uint32_t r = pr[x].r, s = 0;
+    for (k = G->in_lo[r]; k < G->in_lo[r + 1]; k++) {
+      uint32_t p = G->in[k] >> 1;
+      if (st[p] > s)
+        s = st[p];
+      if (!(G->in[k] & 1) && p != d)
+        cnt[p]++;
+    }
+    pr[x].st = s + 1;
+    if (st[G->head[r]] < s + 1)
+      st[G->head[r]] = s + 1;
+  }
+  for (x = 0; x < n; x++) {
+    uint32_t r = pr[x].r, best = 1;
+    pr[x].gate = NONE;
+    for (k = G->in_lo[r]; k < G->in_lo[r + 1]; k++) {
+      uint32_t p = G->in[k] >> 1;
+      if (!(G->in[k] & 1) && p != d && cnt[p] > best) {
+        best = cnt[p];
+        pr[x].gate = p;
+      }
+    }
+  }
+  for (x = 0; x < n; x++) {
+    uint32_t r = pr[x].r;
+    st[G->head[r]] = 0;
+    for (k = G->in_lo[r]; k < G->in_lo[r + 1]; k++)
+      cnt[G->in[k] >> 1] = 0;
+  }
+  qsort(pr, n, sizeof *pr, cmp_prule);
+}
+
 static void make_plans(gdl_ctx *ctx, gbatch_t *B)
 {
   const ground_t *G = B->G;
   uint32_t np = G->nprops, ne = G->nlegal[0], g, i, e, n = 0, nr = 0, nh = 0;
-  uint32_t *pos, *rlo, *rd, *hrlo, *hr, *hl, capr = 0, caph = 0;
-  uint64_t *list;
+  uint32_t *pos, *rlo, *rd, *hrlo, *hr, *hl, *st, *cnt, capr = 0, caph = 0;
+  uint32_t ns = 0, caps = 0;
+  struct prule *list;
   uint8_t *isdoes, *aff, *scratch, *in_plan, *zero;
   for (g = 0; g < G->nphg[P_MOVE]; g++)
     if (G->groups[G->phg[P_MOVE][g]].recursive)
@@ -200,17 +307,29 @@ static void make_plans(gdl_ctx *ctx, gbatch_t *B)
   }
   for (i = 0; i < np; i++)
     zero[i] = zero[i] == 1;
+  B->nomove = ctx_alloc(ctx, ((size_t)n + 1) * sizeof *B->nomove);
+  for (g = 0; g < G->nphg[P_MOVE]; g++) {
+    const group_t *gr = &G->groups[G->phg[P_MOVE][g]];
+    uint32_t r;
+    for (r = gr->lo; r < gr->hi; r++)
+      if (!reads_zero(G, zero, r)) {
+        B->nomove[B->nnomove++] = r;
+        B->cnomove += G->in_lo[r + 1] - G->in_lo[r];
+      }
+  }
   memset(in_plan, 0, (size_t)G->nrules + 1);
   list = ctx_alloc(ctx, ((size_t)n + 1) * sizeof *list);
   hl = ctx_alloc(ctx, ((size_t)np + 1) * sizeof *hl);
-  B->plo = ctx_alloc(ctx, ((size_t)ne + 1) * sizeof *B->plo);
+  st = ctx_alloc(ctx, ((size_t)np + 1) * sizeof *st);
+  cnt = ctx_alloc(ctx, ((size_t)np + 1) * sizeof *cnt);
+  memset(st, 0, ((size_t)np + 1) * sizeof *st);
+  memset(cnt, 0, ((size_t)np + 1) * sizeof *cnt);
+  B->slo = ctx_alloc(ctx, ((size_t)ne + 1) * sizeof *B->slo);
   B->hlo = ctx_alloc(ctx, ((size_t)ne + 1) * sizeof *B->hlo);
-  B->pcost = ctx_alloc(ctx, ((size_t)ne + 1) * sizeof *B->pcost);
   for (e = 0; e < ne; e++) {
     uint32_t d = B->does[0][e], nlist = 0, nhl = 0, k, x;
-    B->plo[e] = nr;
+    B->slo[e] = ns;
     B->hlo[e] = nh;
-    B->pcost[e] = 0;
     if (d == NONE)
       continue;
     /* what D changes, and the rules that change it */
@@ -222,7 +341,7 @@ static void make_plans(gdl_ctx *ctx, gbatch_t *B)
         if (in_plan[r] || needs_other(G, isdoes, r, d))
           continue;
         in_plan[r] = 1;
-        list[nlist++] = r;
+        list[nlist++].r = r;
         if (!reads_zero(G, zero, r))
           scratch[h] = 1;      /* it may have held without the move */
         if (!aff[h]) {
@@ -236,29 +355,39 @@ static void make_plans(gdl_ctx *ctx, gbatch_t *B)
         uint32_t r = hr[k];
         if (!in_plan[r] && !needs_other(G, isdoes, r, d)) {
           in_plan[r] = 1;
-          list[nlist++] = r;
+          list[nlist++].r = r;
         }
       }
     for (x = 0; x < nlist; x++) {
-      in_plan[list[x]] = 0;
-      list[x] = (uint64_t)pos[list[x]] << 32 | list[x];
+      in_plan[list[x].r] = 0;
+      list[x].pos = pos[list[x].r];
+      list[x].st = list[x].gate = 0;
     }
-    qsort(list, nlist, sizeof *list, ground_cmp_u64);
+    qsort(list, nlist, sizeof *list, cmp_prule);   /* evaluation order */
     if ((uint64_t)nr + nlist > 4 * (uint64_t)n + 4096) {
       ctx_free(ctx, B->prule);
       ctx_free(ctx, B->hprop);
-      ctx_free(ctx, B->plo);
+      ctx_free(ctx, B->slo);
+      ctx_free(ctx, B->seg);
       ctx_free(ctx, B->hlo);
-      ctx_free(ctx, B->pcost);
-      B->prule = B->hprop = B->plo = B->hlo = NULL;
-      B->pcost = NULL;
+      B->prule = B->hprop = B->slo = B->hlo = NULL;
+      B->seg = NULL;
       break;                   /* too many: the whole phase each pass */
     }
+    gate_rules(G, d, list, nlist, st, cnt);
     for (x = 0; x < nlist; x++) {
-      uint32_t r = (uint32_t)list[x];
+      uint32_t r = list[x].r;
+      if (x == 0 || list[x].st != list[x - 1].st ||
+          list[x].gate != list[x - 1].gate) {
+        GROW(ctx, B->seg, caps, ns);
+        B->seg[ns].gate = list[x].gate;
+        B->seg[ns].cost = 0;
+        B->seg[ns++].lo = nr;
+      }
       GROW(ctx, B->prule, capr, nr);
       B->prule[nr++] = r;
-      B->pcost[e] += G->in_lo[r + 1] - G->in_lo[r];
+      B->seg[ns - 1].hi = nr;
+      B->seg[ns - 1].cost += G->in_lo[r + 1] - G->in_lo[r];
     }
     for (x = 0; x < nhl; x++) {
       GROW(ctx, B->hprop, caph, nh);
@@ -266,8 +395,8 @@ static void make_plans(gdl_ctx *ctx, gbatch_t *B)
       aff[hl[x]] = scratch[hl[x]] = 0;
     }
   }
-  if (B->plo) {
-    B->plo[ne] = nr;
+  if (B->slo) {
+    B->slo[ne] = ns;
     B->hlo[ne] = nh;
     B->vb = ctx_alloc(ctx, ((size_t)np + 1) * sizeof *B->vb);
     B->plans = 1;
@@ -284,6 +413,8 @@ static void make_plans(gdl_ctx *ctx, gbatch_t *B)
   ctx_free(ctx, in_plan);
   ctx_free(ctx, list);
   ctx_free(ctx, hl);
+  ctx_free(ctx, st);
+  ctx_free(ctx, cnt);
 }
 
 gbatch_t *gbatch_new(gdl_ctx *ctx)
@@ -364,11 +495,12 @@ void gbatch_free(gdl_ctx *ctx, gbatch_t *B)
   ctx_free(ctx, B->d);
   ctx_free(ctx, B->keep);
   ctx_free(ctx, B->goalv);
-  ctx_free(ctx, B->plo);
+  ctx_free(ctx, B->slo);
+  ctx_free(ctx, B->seg);
   ctx_free(ctx, B->prule);
+  ctx_free(ctx, B->nomove);
   ctx_free(ctx, B->hlo);
   ctx_free(ctx, B->hprop);
-  ctx_free(ctx, B->pcost);
   ctx_free(ctx, B->vb);
   ctx_free(ctx, B->v);
   ctx_free(ctx, B);
@@ -583,6 +715,22 @@ void gbatch_play(gbatch_t *B, const uint64_t *pick, uint64_t lanes,
   write_next(B, lanes, out);
 }
 
+/* What move e's pass in lanes `on` costs, in inputs read: its segments
+ * but those whose gate holds in none of them (a gate the move phase
+ * derives is taken to hold). */
+static uint64_t plan_cost(const gbatch_t *B, uint32_t e, uint64_t on)
+{
+  uint64_t c = 0;
+  uint32_t k;
+  for (k = B->slo[e]; k < B->slo[e + 1]; k++) {
+    const struct seg *sg = &B->seg[k];
+    if (sg->gate == NONE || B->G->phase[sg->gate] == P_MOVE ||
+        (B->v[sg->gate] & on))
+      c += sg->cost;
+  }
+  return c;
+}
+
 uint64_t gbatch_layout(uint64_t lanes, const uint64_t *j, uint64_t *off)
 {
   uint64_t total = 0, x;
@@ -610,14 +758,16 @@ void gbatch_expand(gbatch_t *B, uint64_t lanes, const uint64_t *off,
      * joint move number costs the rules of every move some lane plays,
      * and the free ones, as many times as the most moves a lane has;
      * each pass reads every `next` slot */
-    for (e = 0; e < G->nlegal[0]; e++)
-      if (v[G->legal[0][e].prop] & v[G->lgate[0][e]] & lanes) {
-        by_move += G->nnext + (B->plans ? B->pcost[e]
+    for (e = 0; e < G->nlegal[0]; e++) {
+      uint64_t on = v[G->legal[0][e].prop] & v[G->lgate[0][e]] & lanes;
+      if (on) {
+        by_move += G->nnext + (B->plans ? plan_cost(B, e, on)
                                         : B->cfree + B->centry[e]);
         active += B->centry[e];
       }
+    }
     if (B->plans)
-      by_move += B->cfree;     /* the pass with no move */
+      by_move += B->cnomove;   /* the pass with no move */
     for (x = lanes; x; x &= x - 1)
       if (B->lc[__builtin_ctzll(x)] > most)
         most = B->lc[__builtin_ctzll(x)];
@@ -653,7 +803,7 @@ void gbatch_expand(gbatch_t *B, uint64_t lanes, const uint64_t *off,
   if (B->plans) {              /* the pass with no move */
     for (i = 0; i < G->nmoveprops; i++)
       v[G->moveprops[i]] = 0;
-    run_phase(G, v, P_MOVE);
+    run_lanes(G, v, B->nomove, 0, B->nnomove);
     for (i = 0; i < G->nmoveprops; i++)
       B->vb[G->moveprops[i]] = v[G->moveprops[i]];
   }
@@ -680,7 +830,11 @@ void gbatch_expand(gbatch_t *B, uint64_t lanes, const uint64_t *off,
         v[B->hprop[k] >> 1] = 0;
     if (B->does[0][e] != NONE)
       v[B->does[0][e]] = on;
-    run_lanes(G, v, B->prule, B->plo[e], B->plo[e + 1]);
+    for (k = B->slo[e]; k < B->slo[e + 1]; k++) {
+      const struct seg *sg = &B->seg[k];
+      if (sg->gate == NONE || (v[sg->gate] & on))
+        run_lanes(G, v, B->prule, sg->lo, sg->hi);
+    }
     write_next(B, on, out);
     for (k = B->hlo[e]; k < B->hlo[e + 1]; k++)
       v[B->hprop[k] >> 1] = B->vb[B->hprop[k] >> 1];

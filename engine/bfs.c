@@ -83,6 +83,7 @@ struct bfs {
   const gdl_solve_opts *o;
   gdl_solve_result *res;
   uint32_t words, nbits, k;   /* 32-bit words, bits of a state; roles */
+  uint32_t lastbits;          /* bits in a state's last 64 (1 to 64) */
   uint32_t cwords;            /* 64-bit words of a chunk */
   uint64_t **chunk;           /* the chunk list (atomic pointer) */
   uint32_t nchunk, chunkcap;
@@ -225,30 +226,28 @@ static inline const uint64_t *state_at(const bfs_t *F, uint32_t id,
   return chunks(F)[id >> CSHIFT] + (bit >> 6);
 }
 
-/* Bits [64 i, 64 i + 64) of the state that begins at bit sh of p; a
- * word past the state's last is not read (it may be another thread's). */
-static inline uint64_t bits64(const bfs_t *F, const uint64_t *p, unsigned sh,
-                              uint32_t i)
+/* The nb bits (1 to 64) at bit sh of p; a word past them is not read
+ * (it may be another thread's). */
+static inline uint64_t bits_at(const uint64_t *p, unsigned sh, unsigned nb)
 {
-  uint32_t left = F->nbits - 64 * i;
-  uint64_t x = ld(p + i) >> sh;
-  if (sh && left > 64 - sh)
-    x |= ld(p + i + 1) << (64 - sh);
-  if (left < 64)
-    x &= ((uint64_t)1 << left) - 1;
-  return x;
+  uint64_t x = ld(p) >> sh;
+  if (sh + nb > 64)
+    x |= ld(p + 1) << (64 - sh);
+  return nb < 64 ? x & (((uint64_t)1 << nb) - 1) : x;
 }
 
 static inline void unpack(const bfs_t *F, uint32_t id, uint32_t *w)
 {
   unsigned sh;
   const uint64_t *p = state_at(F, id, &sh);
-  uint32_t i;
-  for (i = 0; i < F->words / 2; i++) {
-    uint64_t x = bits64(F, p, sh, i);
-    w[2 * i] = (uint32_t)x;
-    w[2 * i + 1] = (uint32_t)(x >> 32);
+  uint32_t i, last = F->words / 2 - 1;
+  uint64_t x;
+  for (i = 0; i < last; i++) {
+    x = bits_at(p + i, sh, 64);
+    memcpy(w + 2 * i, &x, sizeof x);
   }
+  x = bits_at(p + last, sh, F->lastbits);
+  memcpy(w + 2 * last, &x, sizeof x);
 }
 
 /* Whether stored state id is w. */
@@ -256,11 +255,11 @@ static inline int is_state(const bfs_t *F, uint32_t id, const uint32_t *w)
 {
   unsigned sh;
   const uint64_t *p = state_at(F, id, &sh);
-  uint32_t i;
-  for (i = 0; i < F->words / 2; i++)
-    if (bits64(F, p, sh, i) != load64(w + 2 * i))
+  uint32_t i, last = F->words / 2 - 1;
+  for (i = 0; i < last; i++)
+    if (bits_at(p + i, sh, 64) != load64(w + 2 * i))
       return 0;
-  return 1;
+  return bits_at(p + last, sh, F->lastbits) == load64(w + 2 * last);
 }
 
 static inline void put(uint64_t *p, uint64_t x, int shared)
@@ -817,6 +816,7 @@ int bfs_levels(gdl_ctx *ctx, const gdl_solve_opts *o, gdl_solve_result *r,
   F->k = (uint32_t)ctx->nroles;
   F->words = ground_state_words(ctx);
   F->nbits = ground_state_slots(ctx);   /* the words' bits past them: 0 */
+  F->lastbits = F->nbits - 64 * (F->words / 2 - 1);
   F->cwords = (uint32_t)(((uint64_t)CSTATES * F->nbits + 63) / 64 + 1);
   F->t0 = ctx_clock();
   F->best_id = NONE;

@@ -53,7 +53,9 @@ struct gbatch {
   uint64_t *centry;            /* one role: per legal entry, the inputs
                                   of the rules of its move */
   uint64_t *col;               /* per fluent slot: the lanes that have it */
-  uint64_t *d;                 /* per `next` slot: lanes where it changes */
+  uint32_t *nextp;             /* per `next` slot: its proposition */
+  uint64_t *d;                 /* the lanes where a `next` slot changes */
+  uint32_t *di;                /* ... which slot, for those that do */
   uint32_t *keep;              /* per word of a state: its `next` slots */
   /* one role, no recursive move group: per legal entry e, what a pass
    * of its move runs once a pass with no move has run (make_plans) */
@@ -61,10 +63,9 @@ struct gbatch {
   uint32_t *slo;               /* its segments seg[slo[e], slo[e + 1]) */
   struct seg *seg;
   uint32_t *prule;             /* the segments' rules */
-  uint32_t *hlo, *hprop;       /* the propositions it changes, hprop[hlo[e],
-                                  hlo[e + 1]): prop * 2 + 1 where made
-                                  again from nothing, + 0 where only
-                                  added to */
+  uint32_t *hlo, *hprop;       /* the propositions it makes again from
+                                  nothing, hprop[hlo[e], hlo[e + 1]) */
+  uint32_t *ran;               /* scratch: the segments a pass ran */
   uint64_t *vb;                /* per proposition of the move phase: its
                                   lanes in the pass with no move */
   uint32_t *nomove, nnomove;   /* the rules that pass runs: those that
@@ -390,14 +391,17 @@ static void make_plans(gdl_ctx *ctx, gbatch_t *B)
       B->seg[ns - 1].cost += G->in_lo[r + 1] - G->in_lo[r];
     }
     for (x = 0; x < nhl; x++) {
-      GROW(ctx, B->hprop, caph, nh);
-      B->hprop[nh++] = hl[x] * 2 + scratch[hl[x]];
+      if (scratch[hl[x]]) {
+        GROW(ctx, B->hprop, caph, nh);
+        B->hprop[nh++] = hl[x];
+      }
       aff[hl[x]] = scratch[hl[x]] = 0;
     }
   }
   if (B->slo) {
     B->slo[ne] = ns;
     B->hlo[ne] = nh;
+    B->ran = ctx_alloc(ctx, ((size_t)ns + 1) * sizeof *B->ran);
     B->vb = ctx_alloc(ctx, ((size_t)np + 1) * sizeof *B->vb);
     B->plans = 1;
   }
@@ -445,6 +449,10 @@ gbatch_t *gbatch_new(gdl_ctx *ctx)
   B->le = ctx_alloc(ctx, ((size_t)64 * B->lsum + 1) * sizeof *B->le);
   B->col = ctx_alloc(ctx, ((size_t)B->nblk * 64 + 1) * sizeof *B->col);
   B->d = ctx_alloc(ctx, ((size_t)G->nnext + 1) * sizeof *B->d);
+  B->di = ctx_alloc(ctx, ((size_t)G->nnext + 1) * sizeof *B->di);
+  B->nextp = ctx_alloc(ctx, ((size_t)G->nnext + 1) * sizeof *B->nextp);
+  for (j = 0; j < G->nnext; j++)
+    B->nextp[j] = G->next[j].prop;
   B->keep = ctx_alloc(ctx, ((size_t)B->words + 1) * sizeof *B->keep);
   for (j = 0; j < G->nnext; j++)
     B->keep[j / 32] |= (uint32_t)1 << (j & 31);
@@ -493,6 +501,8 @@ void gbatch_free(gdl_ctx *ctx, gbatch_t *B)
   ctx_free(ctx, B->centry);
   ctx_free(ctx, B->col);
   ctx_free(ctx, B->d);
+  ctx_free(ctx, B->di);
+  ctx_free(ctx, B->nextp);
   ctx_free(ctx, B->keep);
   ctx_free(ctx, B->goalv);
   ctx_free(ctx, B->slo);
@@ -501,6 +511,7 @@ void gbatch_free(gdl_ctx *ctx, gbatch_t *B)
   ctx_free(ctx, B->nomove);
   ctx_free(ctx, B->hlo);
   ctx_free(ctx, B->hprop);
+  ctx_free(ctx, B->ran);
   ctx_free(ctx, B->vb);
   ctx_free(ctx, B->v);
   ctx_free(ctx, B);
@@ -665,27 +676,33 @@ static void write_next(gbatch_t *B, uint64_t lanes, uint32_t *const *out)
 {
   const ground_t *G = B->G;
   uint64_t *v = B->v, *a = B->cols, x;
-  uint32_t i, blk, t, nz;
+  uint32_t i, k, blk, t, nz;
   /* A next state is mostly its state (the frame): where few slots change,
    * each lane's state is copied and the changes flipped; else the slots
    * are turned into rows. */
-  for (i = 0, nz = 0; i < G->nnext; i++)
-    nz += (B->d[i] = (v[G->next[i].prop] ^ B->col[i]) & lanes) != 0;
+  for (i = 0, nz = 0; i < G->nnext; i++) {   /* the slots that change */
+    x = (v[B->nextp[i]] ^ B->col[i]) & lanes;
+    B->d[nz] = x;
+    B->di[nz] = i;
+    nz += x != 0;
+  }
   if (nz * 4 <= G->nnext * 3 + 4) {
     for (x = lanes; x; x &= x - 1) {
       uint32_t l = (uint32_t)__builtin_ctzll(x);
-      for (i = 0; i < B->words; i++)
-        out[l][i] = B->in[l][i] & B->keep[i];
+      for (i = 0; i < B->words; i += 2) {
+        uint64_t w = load64(B->in[l] + i) & load64(B->keep + i);
+        memcpy(out[l] + i, &w, sizeof w);
+      }
     }
-    for (i = 0; i < G->nnext; i++)
-      for (x = B->d[i]; x; x &= x - 1)
+    for (k = 0; k < nz; k++)
+      for (i = B->di[k], x = B->d[k]; x; x &= x - 1)
         out[__builtin_ctzll(x)][i / 32] ^= (uint32_t)1 << (i & 31);
     return;
   }
   for (blk = 0; blk < B->nblk; blk++) {
     for (t = 0; t < 64; t++) {
       i = blk * 64 + t;
-      a[t] = i < G->nnext ? v[G->next[i].prop] : 0;
+      a[t] = i < G->nnext ? v[B->nextp[i]] : 0;
     }
     transpose64(a);
     for (x = lanes; x; x &= x - 1) {
@@ -809,7 +826,7 @@ void gbatch_expand(gbatch_t *B, uint64_t lanes, const uint64_t *off,
   }
   for (e = 0; e < G->nlegal[0]; e++) {
     uint64_t on = v[G->legal[0][e].prop] & v[G->lgate[0][e]] & lanes;
-    uint32_t k;
+    uint32_t k, nran;
     if (!on)
       continue;
     for (x = on; x; x &= x - 1) {
@@ -826,17 +843,26 @@ void gbatch_expand(gbatch_t *B, uint64_t lanes, const uint64_t *off,
       continue;
     }
     for (k = B->hlo[e]; k < B->hlo[e + 1]; k++)
-      if (B->hprop[k] & 1)
-        v[B->hprop[k] >> 1] = 0;
+      v[B->hprop[k]] = 0;
     if (B->does[0][e] != NONE)
       v[B->does[0][e]] = on;
-    for (k = B->slo[e]; k < B->slo[e + 1]; k++) {
+    for (k = B->slo[e], nran = 0; k < B->slo[e + 1]; k++) {
       const struct seg *sg = &B->seg[k];
-      if (sg->gate == NONE || (v[sg->gate] & on))
+      if (sg->gate == NONE || (v[sg->gate] & on)) {
         run_lanes(G, v, B->prule, sg->lo, sg->hi);
+        B->ran[nran++] = k;
+      }
     }
     write_next(B, on, out);
+    /* what the pass changed, as the pass with no move left it */
     for (k = B->hlo[e]; k < B->hlo[e + 1]; k++)
-      v[B->hprop[k] >> 1] = B->vb[B->hprop[k] >> 1];
+      v[B->hprop[k]] = B->vb[B->hprop[k]];
+    for (k = 0; k < nran; k++) {
+      const struct seg *sg = &B->seg[B->ran[k]];
+      for (i = sg->lo; i < sg->hi; i++)
+        v[G->head[B->prule[i]]] = B->vb[G->head[B->prule[i]]];
+    }
+    if (B->does[0][e] != NONE)
+      v[B->does[0][e]] = 0;
   }
 }

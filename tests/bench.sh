@@ -134,7 +134,7 @@ echo "Rows bounded by --max-states stop there (a limit, exit 3), the same"
 echo "states for every column.  MPI ranks run on this one machine"
 echo "(--oversubscribe past its cores), so they share its $(nproc) cores."
 echo
-SCALE_ROWS=${SCALE_ROWS:-"puzzles/eight-puzzle-unsolvable.kif:0 puzzles/fifteen-puzzle-34.kif:4M puzzles/peg-solitaire-33.kif:4M"}
+SCALE_ROWS=${SCALE_ROWS:-"puzzles/eight-puzzle-unsolvable.kif:0 puzzles/fifteen-puzzle-34.kif:8M puzzles/peg-solitaire-33.kif:4M"}
 MPI=
 if [ -x build/gdl-mpi ] && command -v mpirun >/dev/null; then
   MPI="mpirun --oversubscribe $([ "$(id -u)" = 0 ] && echo --allow-run-as-root)"

@@ -40,7 +40,7 @@ anchor() {
     multi/breakthrough) echo 840k ;;
   esac
 }
-ratio() { awk -v a="$1" -v b="$2" 'BEGIN { if (a > 0 && b > 0) printf "%.1f", a / b; else print "-" }'; }
+ratio() { awk -v a="$1" -v b="$2" -v d="${3:-1}" 'BEGIN { if (a > 0 && b > 0) printf "%.*f", d, a / b; else print "-" }'; }
 
 echo "# Performance"
 echo
@@ -121,8 +121,8 @@ if cc -O2 -o "$HB/eight_bfs" "$HC" 2>/dev/null; then
   echo "| solver | seconds | bytes per stored state | over the hand-written search |"
   echo "|---|---:|---:|---:|"
   printf '| hand-written C (eight_bfs.c) | %s | - | 1 |\n' "$ht"
-  printf '| gdl --threads 1 | %s | %s | %s |\n' "$g1" "$b1" "$(ratio "$g1" "$ht")"
-  printf '| gdl (default: %s threads) | %s | %s | %s |\n' "$td" "$gd" "$b1" "$(ratio "$gd" "$ht")"
+  printf '| gdl --threads 1 | %s | %s | %s |\n' "$g1" "$b1" "$(ratio "$g1" "$ht" 2)"
+  printf '| gdl (default: %s threads) | %s | %s | %s |\n' "$td" "$gd" "$b1" "$(ratio "$gd" "$ht" 2)"
 else
   echo "(no C compiler for $HC)"
 fi

@@ -22,6 +22,7 @@ typedef struct {
   int json, quiet, clean;
   const char *algorithm;      /* solve */
   int prune;                  /* solve: --prune 1, --no-prune -1 */
+  int fewest_first;           /* solve: --fewest-first */
   unsigned threads;       /* solve --threads (0: one per core) */
   const char *engine;         /* --engine auto|ground|interp */
   double max_seconds;

@@ -151,18 +151,20 @@ static const struct {
     "usage: gdl solve FILE... [--algorithm A] [--max-states N]\n"
     "                 [--max-seconds S] [--max-memory SIZE] [--engine E]\n"
     "                 [--prune | --no-prune] [--threads N] [--json]\n"
-    "                 [--quiet]\n"
+    "                 [--fewest-first] [--quiet]\n"
     "Finds a sequence of moves from the initial state to a terminal state\n"
     "where the goal is 100.  Prints the plan, one move per line, then a\n"
     "summary that says whether it is proven shortest.  Algorithms:\n"
-    "  auto     (the default) astar, then gbfs, then dfs, each with a share\n"
-    "           of the time: the first plan found\n"
+    "  auto     (the default) astar, bfs, dfs, gbfs, each with a share of\n"
+    "           the time: the first plan found\n"
     "  astar    A* with h_max, an estimate read off the rules: shortest\n"
     "  idastar  iterative deepening A*: shortest, little memory\n"
     "  gbfs     greedy best-first on FF's relaxed plan: some plan, fast\n"
     "  bfs, iddfs  blind: shortest;   dfs  blind: some plan\n"
     "--prune leaves out states from which goal 100 cannot be reached (the\n"
     "default of the informed searches), --no-prune keeps them.\n"
+    "--fewest-first: dfs expands first, of a state's new successors, the\n"
+    "one with the fewest moves (Warnsdorff's rule for knight's tours).\n"
     "--threads N: bfs searches on N threads (default: one per core), and\n"
     "astar, gbfs and pruning estimate on them; the same plan and counts\n"
     "as on one.\n"
@@ -297,6 +299,8 @@ int cli_parse(int argc, char **argv, opts_t *o)
       o->prune = 1;
     } else if (OPT("--no-prune")) {
       o->prune = -1;
+    } else if (OPT("--fewest-first")) {
+      o->fewest_first = 1;
     } else if (OPT("--threads")) {
       VALUE();
       if (parse_size(a, v, 1000, 1, &d))

@@ -41,6 +41,7 @@ void solve_options(const opts_t *o, gdl_solve_opts *so)
                                gdl_algorithm_name(so->algorithm)) == 0)
       break;                    /* none named: auto */
   so->prune = o->prune;
+  so->fewest_first = o->fewest_first;
   so->threads = o->threads;
   so->max_states = o->max_states;
   so->max_seconds = o->max_seconds;

@@ -313,7 +313,7 @@ typedef enum {
   GDL_IDASTAR,             /* IDA* on the same: a shortest plan, memory
                               for one path and a transposition table */
   GDL_GBFS,                /* greedy best-first on h_ff: some plan, fast */
-  GDL_AUTO,                /* astar, then gbfs, then dfs, each with a
+  GDL_AUTO,                /* astar, bfs, dfs, gbfs, each with a
                               share of the time: the best plan found */
 } gdl_algorithm;
 
@@ -345,6 +345,9 @@ typedef struct {
                               blind searches; 1 pruned; -1 not */
   unsigned threads;        /* bfs: threads to search on (0: one per core
                               of the machine; 1: the caller's only) */
+  int fewest_first;        /* dfs: of a state's new successors, the one
+                              with the fewest joint moves expanded first
+                              (Warnsdorff's rule), not the last made */
 } gdl_solve_opts;
 
 typedef enum { GDL_SOLVED, GDL_UNSOLVABLE, GDL_LIMIT } gdl_solve_status;

@@ -545,6 +545,9 @@ typedef struct {
 typedef struct {
   uint32_t *stack;            /* dfs: ids to expand */
   uint32_t nstack, stackcap;
+  uint64_t *nmoves;           /* dfs, fewest first: the new children's
+                                 joint moves */
+  uint32_t nmovescap;
   int dfs;
   kids_t set[2];              /* bfs: the last state's, the one before's */
   int cur;
@@ -586,9 +589,60 @@ static int bfs_each(search_t *S, void *arg, size_t place)
   return 0;
 }
 
+/* The joint moves of stored state id, which becomes the current state
+ * (0 where it is terminal: it is tested first). */
+static uint64_t joint_moves(search_t *S, uint32_t id)
+{
+  gdl_ctx *ctx = S->ctx;
+  uint64_t n = 1;
+  uint32_t r;
+  load_state(S, id, &S->cur);
+  set_state(S, &S->cur);
+  S->played = 0;
+  if (gdl_terminal(ctx))
+    return 0;
+  for (r = 0; r < S->k && n; r++) {
+    const gdl_term *mv;
+    size_t m;
+    gdl_status st;
+    if (S->words) {
+      uint32_t u;
+      ground_legal(ctx, r, &mv, &u);
+      m = u;
+    } else if ((st = gdl_legal(ctx, r, &mv, &m)) != GDL_OK) {
+      ctx_throw(ctx, st, "%s", ctx->errmsg);
+    }
+    n = m && n > UINT64_MAX / m ? UINT64_MAX : n * m;
+  }
+  return n;
+}
+
+/* dfs, fewest first: the children just pushed, stack[base, nstack),
+ * ordered so that the one with the fewest joint moves is taken first
+ * (the top), ties as they came. */
+static void fewest_on_top(search_t *S, bfs_arg *a, uint32_t base)
+{
+  uint32_t n = a->nstack - base, *st = a->stack + base, i, j;
+  if (n < 2)
+    return;
+  GROW(S->ctx, a->nmoves, a->nmovescap, n);
+  for (i = 0; i < n; i++)
+    a->nmoves[i] = joint_moves(S, st[i]);
+  for (i = 1; i < n; i++) {    /* insertion sort: few, and stable */
+    uint64_t m = a->nmoves[i];
+    uint32_t id = st[i];
+    for (j = i; j > 0 && a->nmoves[j - 1] < m; j--) {
+      a->nmoves[j] = a->nmoves[j - 1];
+      st[j] = st[j - 1];
+    }
+    a->nmoves[j] = m;
+    st[j] = id;
+  }
+}
+
 static void store_kids(search_t *S, bfs_arg *a, kids_t *c)
 {
-  uint32_t i;
+  uint32_t i, base = a->nstack;
   if (S->together && c->nkids) {
     /* the dead ends among them found together, on the threads */
     S->nkids = 0;
@@ -628,6 +682,8 @@ static void store_kids(search_t *S, bfs_arg *a, kids_t *c)
       a->stack[a->nstack++] = id;
     }
   }
+  if (a->dfs && S->o->fewest_first)
+    fewest_on_top(S, a, base);
   c->nkids = c->nfacts = 0;
 }
 
@@ -635,6 +691,7 @@ static void bfs_free(search_t *S, bfs_arg *a)
 {
   int i;
   ctx_free(S->ctx, a->stack);
+  ctx_free(S->ctx, a->nmoves);
   for (i = 0; i < 2; i++) {
     ctx_free(S->ctx, a->set[i].facts);
     ctx_free(S->ctx, a->set[i].moves);
@@ -1398,10 +1455,12 @@ static gdl_status solve_auto(gdl_ctx *ctx, const gdl_solve_opts *opts,
   static const struct {
     gdl_algorithm a;
     double part, most;         /* of the time left; seconds (0: none) */
+    int fewest;                /* dfs: fewest moves first */
   } plan[] = {
-    { GDL_ASTAR, 1.0 / 20, 0.5 }, { GDL_BFS, 1.0 / 9, 3 },
-    { GDL_ASTAR, 1.0 / 6, 10 }, { GDL_DFS, 1.0 / 20, 1 },
-    { GDL_GBFS, 3.0 / 4, 40 }, { GDL_DFS, 1, 0 },
+    { GDL_ASTAR, 1.0 / 20, 0.5, 0 }, { GDL_BFS, 1.0 / 9, 3, 0 },
+    { GDL_ASTAR, 1.0 / 6, 10, 0 }, { GDL_DFS, 1.0 / 20, 1, 0 },
+    { GDL_DFS, 1.0 / 10, 3, 1 }, { GDL_GBFS, 3.0 / 4, 40, 0 },
+    { GDL_DFS, 1, 0, 0 },
   };
   size_t np = sizeof plan / sizeof *plan, i;
   double t0 = ctx_clock();
@@ -1412,6 +1471,7 @@ static gdl_status solve_auto(gdl_ctx *ctx, const gdl_solve_opts *opts,
     gdl_solve_opts o = *opts;
     double left = opts->max_seconds - (ctx_clock() - t0);
     o.algorithm = plan[i].a;
+    o.fewest_first = opts->fewest_first || plan[i].fewest;
     if (opts->max_seconds > 0) {
       if (left <= 0)
         break;

@@ -372,6 +372,38 @@ START_TEST(test_corpus_bfs)
 }
 END_TEST
 
+/* dfs with the fewest moves first (Warnsdorff's rule) on the corpus's
+ * knight's tours: a winning plan of the known length (every tour has as
+ * many moves) within a state limit that blind dfs does not solve in. */
+static const struct {
+  const char *file;
+  int length;
+  uint64_t states;    /* the limit */
+} tours[] = {
+  { "single/knightmove.kif", 63, 1000 },
+  { "single/knightsTourLarge.kif", 81, 4000000 },
+};
+
+START_TEST(test_fewest_first)
+{
+  gdl_ctx *ctx = load_path(tu_corpus(tours[_i].file), 0);
+  gdl_solve_opts o;
+  gdl_solve_result res;
+  memset(&o, 0, sizeof o);
+  o.algorithm = GDL_DFS;
+  o.max_states = tours[_i].states;
+  o.fewest_first = 1;
+  ck_assert_int_eq(gdl_solve(ctx, &o, &res), GDL_OK);
+  ck_assert_msg(res.status == GDL_SOLVED, "%s: status %d (%s)",
+                tours[_i].file, (int)res.status, res.why);
+  ck_assert_int_eq((int)res.length, tours[_i].length);
+  ck_assert_int_eq(replay(ctx, &res), 100);
+  res = solve(ctx, GDL_DFS, tours[_i].states, 0);
+  ck_assert_int_eq(res.status, GDL_LIMIT);
+  gdl_free(ctx);
+}
+END_TEST
+
 /* ---- small puzzles without a plan, written here ----------------------- */
 
 /* Four positions on a cycle, no terminal state at all. */
@@ -734,6 +766,7 @@ Suite *search_suite(void)
   tc = tcase_create("hard");
   tcase_set_timeout(tc, 240);
   tcase_add_loop_test(tc, test_hard_default, 0, N(hard));
+  tcase_add_loop_test(tc, test_fewest_first, 0, N(tours));
   suite_add_tcase(s, tc);
 
   tc = tcase_create("unsolvable");

@@ -368,10 +368,12 @@ static void make_plans(gdl_ctx *ctx, gbatch_t *B)
     if ((uint64_t)nr + nlist > 4 * (uint64_t)n + 4096) {
       ctx_free(ctx, B->prule);
       ctx_free(ctx, B->hprop);
+      ctx_free(ctx, B->nomove);
       ctx_free(ctx, B->slo);
       ctx_free(ctx, B->seg);
       ctx_free(ctx, B->hlo);
-      B->prule = B->hprop = B->slo = B->hlo = NULL;
+      B->prule = B->hprop = B->slo = B->hlo = B->nomove = NULL;
+      B->nnomove = 0;
       B->seg = NULL;
       break;                   /* too many: the whole phase each pass */
     }
@@ -748,6 +750,38 @@ static uint64_t plan_cost(const gbatch_t *B, uint32_t e, uint64_t on)
   return c;
 }
 
+/* Move e's pass in lanes `on`, once the pass with no move has run: its
+ * segments whose gate holds in one of them, the next states, then what
+ * the pass changed put back as the pass with no move left it. */
+static void run_plan(gbatch_t *B, uint32_t e, uint64_t on,
+                     uint32_t *const *out)
+{
+  const ground_t *G = B->G;
+  uint64_t *v = B->v;
+  uint32_t d = B->does[0][e], k, i, nran = 0;
+  for (k = B->hlo[e]; k < B->hlo[e + 1]; k++)
+    v[B->hprop[k]] = 0;
+  if (d != NONE)
+    v[d] = on;
+  for (k = B->slo[e]; k < B->slo[e + 1]; k++) {
+    const struct seg *sg = &B->seg[k];
+    if (sg->gate == NONE || (v[sg->gate] & on)) {
+      run_lanes(G, v, B->prule, sg->lo, sg->hi);
+      B->ran[nran++] = k;
+    }
+  }
+  write_next(B, on, out);
+  for (k = B->hlo[e]; k < B->hlo[e + 1]; k++)
+    v[B->hprop[k]] = B->vb[B->hprop[k]];
+  for (k = 0; k < nran; k++) {
+    const struct seg *sg = &B->seg[B->ran[k]];
+    for (i = sg->lo; i < sg->hi; i++)
+      v[G->head[B->prule[i]]] = B->vb[G->head[B->prule[i]]];
+  }
+  if (d != NONE)
+    v[d] = 0;                  /* no move in the pass with none */
+}
+
 uint64_t gbatch_layout(uint64_t lanes, const uint64_t *j, uint64_t *off)
 {
   uint64_t total = 0, x;
@@ -826,7 +860,6 @@ void gbatch_expand(gbatch_t *B, uint64_t lanes, const uint64_t *off,
   }
   for (e = 0; e < G->nlegal[0]; e++) {
     uint64_t on = v[G->legal[0][e].prop] & v[G->lgate[0][e]] & lanes;
-    uint32_t k, nran;
     if (!on)
       continue;
     for (x = on; x; x &= x - 1) {
@@ -842,27 +875,6 @@ void gbatch_expand(gbatch_t *B, uint64_t lanes, const uint64_t *off,
       write_next(B, on, out);
       continue;
     }
-    for (k = B->hlo[e]; k < B->hlo[e + 1]; k++)
-      v[B->hprop[k]] = 0;
-    if (B->does[0][e] != NONE)
-      v[B->does[0][e]] = on;
-    for (k = B->slo[e], nran = 0; k < B->slo[e + 1]; k++) {
-      const struct seg *sg = &B->seg[k];
-      if (sg->gate == NONE || (v[sg->gate] & on)) {
-        run_lanes(G, v, B->prule, sg->lo, sg->hi);
-        B->ran[nran++] = k;
-      }
-    }
-    write_next(B, on, out);
-    /* what the pass changed, as the pass with no move left it */
-    for (k = B->hlo[e]; k < B->hlo[e + 1]; k++)
-      v[B->hprop[k]] = B->vb[B->hprop[k]];
-    for (k = 0; k < nran; k++) {
-      const struct seg *sg = &B->seg[B->ran[k]];
-      for (i = sg->lo; i < sg->hi; i++)
-        v[G->head[B->prule[i]]] = B->vb[G->head[B->prule[i]]];
-    }
-    if (B->does[0][e] != NONE)
-      v[B->does[0][e]] = 0;
+    run_plan(B, e, on, out);
   }
 }

@@ -362,6 +362,22 @@ static int pruned(search_t *S, const uint32_t *w)
  * the parent's other children can mostly undo the move that made them). */
 typedef int (*succ_fn)(search_t *S, void *arg, size_t place);
 
+/* Role r's legal moves in the current state into *mv: how many. */
+static size_t role_moves(search_t *S, uint32_t r, const gdl_term **mv)
+{
+  gdl_ctx *ctx = S->ctx;
+  gdl_status st;
+  size_t n;
+  if (S->words) {
+    uint32_t u;
+    ground_legal(ctx, r, mv, &u);
+    return u;
+  }
+  if ((st = gdl_legal(ctx, r, mv, &n)) != GDL_OK)
+    ctx_throw(ctx, st, "%s", ctx->errmsg);
+  return n;
+}
+
 static int successors(search_t *S, succ_fn each, void *arg, int first)
 {
   gdl_ctx *ctx = S->ctx;
@@ -370,14 +386,7 @@ static int successors(search_t *S, succ_fn each, void *arg, int first)
   uint32_t k = S->k;
   gdl_status st;
   for (r = 0; r < k; r++) {
-    if (S->words) {
-      uint32_t n;
-      ground_legal(ctx, r, &mv[r], &n);
-      nm[r] = n;
-    } else if ((st = gdl_legal(ctx, r, &mv[r], &nm[r])) != GDL_OK) {
-      ctx_throw(ctx, st, "%s", ctx->errmsg);
-    }
-    if (nm[r] == 0)
+    if ((nm[r] = role_moves(S, (uint32_t)r, &mv[r])) == 0)
       return 0;
     pick[r] = 0;
   }
@@ -603,15 +612,7 @@ static uint64_t joint_moves(search_t *S, uint32_t id)
     return 0;
   for (r = 0; r < S->k && n; r++) {
     const gdl_term *mv;
-    size_t m;
-    gdl_status st;
-    if (S->words) {
-      uint32_t u;
-      ground_legal(ctx, r, &mv, &u);
-      m = u;
-    } else if ((st = gdl_legal(ctx, r, &mv, &m)) != GDL_OK) {
-      ctx_throw(ctx, st, "%s", ctx->errmsg);
-    }
+    size_t m = role_moves(S, r, &mv);
     n = m && n > UINT64_MAX / m ? UINT64_MAX : n * m;
   }
   return n;

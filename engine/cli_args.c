@@ -151,7 +151,7 @@ static const struct {
     "usage: gdl solve FILE... [--algorithm A] [--max-states N]\n"
     "                 [--max-seconds S] [--max-memory SIZE] [--engine E]\n"
     "                 [--prune | --no-prune] [--threads N] [--json]\n"
-    "                 [--fewest-first] [--quiet]\n"
+    "                 [--fewest-first] [--no-stubborn] [--quiet]\n"
     "Finds a sequence of moves from the initial state to a terminal state\n"
     "where the goal is 100.  Prints the plan, one move per line, then a\n"
     "summary that says whether it is proven shortest.  Algorithms:\n"
@@ -165,6 +165,9 @@ static const struct {
     "default of the informed searches), --no-prune keeps them.\n"
     "--fewest-first: dfs expands first, of a state's new successors, the\n"
     "one with the fewest moves (Warnsdorff's rule for knight's tours).\n"
+    "--no-stubborn: search every legal move; by default every search but\n"
+    "bfs searches only a stubborn set's where the rules allow (moves that\n"
+    "commute, as a sudoku's do), which keeps a shortest plan.\n"
     "--threads N: bfs searches on N threads (default: one per core), and\n"
     "astar, gbfs and pruning estimate on them; the same plan and counts\n"
     "as on one.\n"
@@ -301,6 +304,8 @@ int cli_parse(int argc, char **argv, opts_t *o)
       o->prune = -1;
     } else if (OPT("--fewest-first")) {
       o->fewest_first = 1;
+    } else if (OPT("--no-stubborn")) {
+      o->stubborn = -1;
     } else if (OPT("--threads")) {
       VALUE();
       if (parse_size(a, v, 1000, 1, &d))

@@ -42,6 +42,7 @@ void solve_options(const opts_t *o, gdl_solve_opts *so)
       break;                    /* none named: auto */
   so->prune = o->prune;
   so->fewest_first = o->fewest_first;
+  so->stubborn = o->stubborn;
   so->threads = o->threads;
   so->max_states = o->max_states;
   so->max_seconds = o->max_seconds;
@@ -98,7 +99,7 @@ int solve_report(gdl_ctx *ctx, const opts_t *o, const gdl_solve_result *r,
            "\"depth\": %u, \"seconds\": %.3f, \"peak_memory_bytes\": %zu, "
            "\"bytes_per_state\": %.1f, \"algorithm\": \"%s\", "
            "\"optimal\": %s, \"pruned\": %llu, \"estimate\": %u, "
-           "\"latches\": %u, \"threads\": %u",
+           "\"latches\": %u, \"stubborn\": %s, \"threads\": %u",
            (unsigned long long)res.expanded,
            (unsigned long long)res.generated,
            (unsigned long long)res.stored, res.depth, res.seconds,
@@ -106,7 +107,7 @@ int solve_report(gdl_ctx *ctx, const opts_t *o, const gdl_solve_result *r,
            gdl_algorithm_name(res.found_by),
            res.optimal ? "true" : "false",
            (unsigned long long)res.pruned, res.estimate, res.latches,
-           res.threads);
+           res.stubborn ? "true" : "false", res.threads);
     if (res.status == GDL_LIMIT) {
       printf(", \"limit\": ");
       json_str(res.why);

@@ -589,6 +589,11 @@ uint32_t est_latches(const est_t *E)
   return E->nlatch;
 }
 
+int est_latched(const est_t *E, uint32_t s, uint32_t v)
+{
+  return E->latch[s] == (v ? L_UP : L_DOWN);
+}
+
 /* A copy of E for another thread: the graph and the latches shared, read
  * only; the scratch of an estimate its own. */
 est_t *est_copy(gdl_ctx *ctx, const est_t *E)

@@ -348,6 +348,9 @@ typedef struct {
   int fewest_first;        /* dfs: of a state's new successors, the one
                               with the fewest joint moves expanded first
                               (Warnsdorff's rule), not the last made */
+  int stubborn;            /* of a state's moves only a stubborn set's
+                              (stubborn.c): 0 default, by every search
+                              but bfs where the rules allow it; -1 not */
 } gdl_solve_opts;
 
 typedef enum { GDL_SOLVED, GDL_UNSOLVABLE, GDL_LIMIT } gdl_solve_status;
@@ -369,6 +372,7 @@ typedef struct {
                               one of its searches) */
   unsigned estimate;       /* h_max of the start (0 without estimates) */
   uint32_t latches;        /* fluents found latched (0 without) */
+  int stubborn;            /* 1 when the search used stubborn sets */
   unsigned threads;        /* threads the search ran on */
 } gdl_solve_result;
 

@@ -428,10 +428,27 @@ void est_state(est_t *E, const uint32_t *w, uint32_t *hmax, uint32_t *hff);
 int est_dead(est_t *E, const uint32_t *w);
 /* The fluents found latched. */
 uint32_t est_latches(const est_t *E);
+/* 1 when fluent slot s, once it has value v (0 or 1), keeps it. */
+int est_latched(const est_t *E, uint32_t s, uint32_t v);
 /* A copy of E for another thread (the graph shared, read-only, the
  * scratch its own), and its release. */
 est_t *est_copy(gdl_ctx *ctx, const est_t *E);
 void est_copy_free(gdl_ctx *ctx, est_t *C);
+
+/* ---- partial-order reduction (stubborn.c) ----------------------------- */
+
+/* Strong stubborn sets of moves (see stubborn.c for when they apply and
+ * why a shortest plan is kept). */
+typedef struct stubborn stub_t;
+/* The reduction for the grounded network, or NULL where its rules do not
+ * allow it. */
+stub_t *stub_build(gdl_ctx *ctx, const est_t *E);
+void stub_free(gdl_ctx *ctx, stub_t *T);
+/* Of the current state's legal moves mv[0..n), those to search, into
+ * *out (mv itself where all are): how many; 0 when no plan goes on from
+ * the state. */
+size_t stub_reduce(gdl_ctx *ctx, stub_t *T, const gdl_term *mv, size_t n,
+                   const gdl_term **out);
 
 /* ---- loading (load.c) ------------------------------------------------- */
 
@@ -569,6 +586,8 @@ struct gdl_ctx {
   void (*grounding)(gdl_ctx *ctx, const rule_t *r);
   ground_t *ground;            /* the grounded engine, when built */
   est_t *est;                  /* its estimator, once a search asked */
+  stub_t *stub;                /* its stubborn sets, once a search asked */
+  int stub_tried;              /* ... (NULL: the rules do not allow them) */
   int ground_off;              /* built, but the interpreter is chosen */
   gdl_state cur;               /* the current state (for questions) */
   int db_state;                /* the database holds the current state */

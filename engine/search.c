@@ -72,6 +72,7 @@ typedef struct {
   uint32_t best_state;        /* state with the best terminal goal */
   /* estimates (estimate.c) */
   est_t *E;                   /* or NULL: every estimate 0 */
+  stub_t *T;                  /* or NULL: every legal move searched */
   int prune;                  /* dead ends left out */
   int best;                   /* BEST_ASTAR or BEST_GBFS, or 0 */
   uint32_t *hval;             /* astar, gbfs: per state, its estimate */
@@ -389,6 +390,10 @@ static int successors(search_t *S, succ_fn each, void *arg, int first)
     if ((nm[r] = role_moves(S, (uint32_t)r, &mv[r])) == 0)
       return 0;
     pick[r] = 0;
+  }
+  if (S->T && (nm[0] = stub_reduce(ctx, S->T, mv[0], nm[0], &mv[0])) == 0) {
+    S->res->pruned++;          /* no move of a stubborn set: a dead end */
+    return 0;
   }
   for (r = 0; first && S->words && S->played && r < k; r++) {
     size_t j;
@@ -1358,6 +1363,17 @@ static gdl_status run_protected(search_t *S)
       ctx->est = est_build(ctx);
     S->E = ctx->est;
     res->latches = S->E ? est_latches(S->E) : 0;
+  }
+  if (GROUND(ctx) && S->k == 1 && S->o->stubborn >= 0 &&
+      S->o->algorithm != GDL_BFS) {
+    if (!ctx->est)
+      ctx->est = est_build(ctx);
+    if (!ctx->stub_tried) {
+      ctx->stub = stub_build(ctx, ctx->est);
+      ctx->stub_tried = 1;
+    }
+    S->T = ctx->stub;
+    res->stubborn = S->T != NULL;
   }
   S->nthreads = 1;
   if (S->E && (S->o->algorithm == GDL_ASTAR || S->o->algorithm == GDL_GBFS ||

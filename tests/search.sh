@@ -3,10 +3,14 @@
 # breadth-first search exhausts within the limits below:
 #   - dead-end pruning never loses a plan: bfs --prune gives the same
 #     verdict and length as bfs --no-prune;
-#   - astar and idastar are optimal: the same length as bfs, and astar
-#     expands no more states than bfs;
-#   - gbfs and auto give plans that replay to a terminal state with goal
-#     100 (auto's length is bfs's where it says the plan is shortest);
+#   - astar, idastar and iddfs are optimal: the same length as bfs, and
+#     astar expands no more states than bfs;
+#   - gbfs, dfs and auto give plans that replay to a terminal state with
+#     goal 100 (auto's length is bfs's where it says the plan is
+#     shortest), and say "unsolvable" only where bfs does;
+#   - these searches, unlike bfs, search only a stubborn set's moves
+#     where the rules allow (tests/stubborn/ has games that do), so the
+#     above holds the reduction to bfs too;
 #   - bfs on 1 and on 4 threads gives what it gives on the default (one a
 #     core): the same verdict, plan and counts, and its plan replays;
 #   - bfs with the interpreter gives the same verdict, length and counts
@@ -83,10 +87,10 @@ replays() {
   grep -q '"terminal": true' "$tmp/replay" && grep -q '": 100}' "$tmp/replay"
 }
 [ $s = unsolvable ] || replays bfs || fail "bfs: its plan does not replay to goal 100"
-for a in prune astar idastar; do
+for a in prune astar idastar iddfs; do
   case $a in
     prune) solve prune bfs --prune;;
-    idastar) [ "$exp" -le 20000 ] || continue; solve idastar idastar;;
+    idastar|iddfs) [ "$exp" -le 20000 ] || continue; solve $a $a;;
     *) solve $a $a;;
   esac
   # an estimate costs time: a search stopped by the limit says nothing
@@ -99,12 +103,18 @@ done
 [ "$(field "$tmp/astar" status)" = limit ] ||
   [ "$(field "$tmp/astar" expanded)" -le "$exp" ] ||
   fail "astar expanded $(field "$tmp/astar" expanded), bfs $exp"
-for a in gbfs auto; do
+for a in gbfs dfs auto; do
   solve $a $a
   case $(field "$tmp/$a" status) in
     solved)
       [ "$s" = solved ] || fail "$a solved what bfs proved unsolvable"
-      replays $a || fail "$a: its plan does not replay to goal 100"
+      # dfs's plans can run to tens of thousands of moves, more than one
+      # command-line argument holds: those are not replayed
+      if [ "$(field "$tmp/$a" length)" -gt 2000 ]; then
+        note="$note $a: $(field "$tmp/$a" length) moves, not replayed;"
+      else
+        replays $a || fail "$a: its plan does not replay to goal 100"
+      fi
       if [ "$(field "$tmp/$a" optimal)" = true ] &&
          [ "$(field "$tmp/$a" length)" != "$len" ]; then
         fail "$a: 'shortest' plan of $(field "$tmp/$a" length), bfs: $len"

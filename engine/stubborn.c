@@ -58,7 +58,7 @@ enum { K_RULES, K_TRUE, K_DOES, K_NEVER, K_ALWAYS, K_RECURSIVE };
 enum { SET0 = 0, FLIP = 1, KEEP = 2, SET1 = 3 };
 #define EVAL_DEPTH 4000
 #define MAX_MOVES 8192         /* more: no reduction (a value is 2 sets) */
-#define BUDGET 400000000ull    /* words of evaluation, at most */
+#define BUDGET 100000000ull    /* words of evaluation, at most */
 #define MAX_CLOSURES 16        /* landmarks tried per state */
 
 struct stubborn {

@@ -79,6 +79,7 @@ struct stubborn {
   uint64_t work;
   /* per move */
   uint32_t *legal, *gate;      /* its legal proposition, its gate or NONE */
+  uint8_t *ends;               /* the game is over once it is made */
   uint64_t *byterm;            /* term << 32 | move, sorted */
   uint32_t *pre_lo, *pre;      /* literals it needs: slot * 2 + value */
   uint32_t *sup_lo, *sup;      /* slots read beyond them (any change
@@ -91,6 +92,7 @@ struct stubborn {
   uint32_t *rd_lo, *rd;        /* moves whose legality reads it: move *
                                   4 + the value needed, or 2 (any) */
   uint32_t *gl, ngl;           /* literals goal 100 needs */
+  uint32_t term;               /* terminal */
   /* per state */
   uint32_t *app, *inT, snow;   /* stamps: legal here, in T */
   uint32_t *pm, pnow;          /* per slot: 2 * pnow + value a needs */
@@ -231,15 +233,26 @@ static int legal1(gdl_ctx *ctx, stub_t *T, uint32_t m)
   return b == V0 ? V0 : a == V1 && b == V1 ? V1 : VU;
 }
 
+/* Whether proposition q is unknown in the last (scalar) run. */
+static int unknown(stub_t *T, uint32_t q)
+{
+  const uint64_t *x;
+  if (T->stamp[q] != T->now)
+    return 1;
+  x = val(T, T->off[q]);
+  return !(x[0] & 1) && !(x[1] & 1);
+}
+
 /* The slots of the fluents that proposition p reads, into *out (marked in
- * seen[] with `mk`). */
-static void reads(stub_t *T, uint32_t p, uint32_t *stack, uint32_t *seen,
-                  uint32_t mk, uint32_t **out, uint32_t *nout, uint32_t *cap,
-                  gdl_ctx *ctx)
+ * seen[] with `mk`); with `live`, only through propositions unknown in
+ * the last run, which p's evaluation was. */
+static void reads(stub_t *T, uint32_t p, int live, uint32_t *stack,
+                  uint32_t *seen, uint32_t mk, uint32_t **out, uint32_t *nout,
+                  uint32_t *cap, gdl_ctx *ctx)
 {
   const ground_t *G = T->G;
   uint32_t top = 0, i, j;
-  if (seen[p] == mk)
+  if (seen[p] == mk || (live && !unknown(T, p)))
     return;
   seen[p] = mk;
   stack[top++] = p;
@@ -253,7 +266,7 @@ static void reads(stub_t *T, uint32_t p, uint32_t *stack, uint32_t *seen,
     for (i = T->bh_lo[q]; i < T->bh_lo[q + 1]; i++)
       for (j = G->in_lo[T->bh[i]]; j < G->in_lo[T->bh[i] + 1]; j++) {
         uint32_t x = G->in[j] >> 1;
-        if (seen[x] != mk) {
+        if (seen[x] != mk && !(live && !unknown(T, x))) {
           seen[x] = mk;
           stack[top++] = x;
         }
@@ -279,6 +292,7 @@ void stub_free(gdl_ctx *ctx, stub_t *T)
   ctx_free(ctx, T->byterm);
   ctx_free(ctx, T->legal);
   ctx_free(ctx, T->gate);
+  ctx_free(ctx, T->ends);
   ctx_free(ctx, T->pre_lo);
   ctx_free(ctx, T->pre);
   ctx_free(ctx, T->sup_lo);
@@ -394,6 +408,43 @@ static void setters(gdl_ctx *ctx, stub_t *T)
   }
 }
 
+/* Terminal where move m is legal: its legal proposition and gate forced
+ * true (and whatever is fixed now), scalar. */
+static int term_if(gdl_ctx *ctx, stub_t *T, uint32_t m)
+{
+  uint8_t old = T->gate[m] != NONE ? T->fixed[T->gate[m]] : 0;
+  int v;
+  T->fixed[T->legal[m]] = V1;
+  if (T->gate[m] != NONE)
+    T->fixed[T->gate[m]] = V1;
+  v = ev1(ctx, T, T->term);
+  T->fixed[T->legal[m]] = FREE;
+  if (T->gate[m] != NONE)
+    T->fixed[T->gate[m]] = old;
+  return v;
+}
+
+/* Of slots rs[lo, hi), the literals move m needs, appended to T->pre:
+ * those whose opposite makes its legality false (of_term: makes terminal
+ * true where m is legal). */
+static void needs(gdl_ctx *ctx, stub_t *T, uint32_t m, const uint32_t *rs,
+                  uint32_t lo, uint32_t hi, int of_term, uint32_t *npre,
+                  uint32_t *precap)
+{
+  uint32_t i, v;
+  for (i = lo; i < hi; i++) {
+    uint32_t tp = T->G->tprop[rs[i]];
+    for (v = 0; v < 2; v++) {
+      T->fixed[tp] = (uint8_t)v;
+      if (of_term ? term_if(ctx, T, m) == V1 : legal1(ctx, T, m) == V0) {
+        GROW(ctx, T->pre, *precap, *npre);
+        T->pre[(*npre)++] = rs[i] * 2 + !v;
+      }
+    }
+    T->fixed[tp] = FREE;
+  }
+}
+
 /* Per move, the literals its legality needs and the slots it reads
  * beyond them; per slot, the moves whose legality reads it.  0 past the
  * budget. */
@@ -411,23 +462,23 @@ static int legality(gdl_ctx *ctx, stub_t *T)
     uint32_t lo = npre;
     int conj;
     nrs = 0;
-    reads(T, T->legal[m], stack, seen, m + 1, &rs, &nrs, &rscap, ctx);
+    reads(T, T->legal[m], 0, stack, seen, m + 1, &rs, &nrs, &rscap, ctx);
     if (T->gate[m] != NONE)
-      reads(T, T->gate[m], stack, seen, m + 1, &rs, &nrs, &rscap, ctx);
-    for (i = 0; i < nrs; i++) {
-      uint32_t tp = G->tprop[rs[i]], v;
-      for (v = 0; v < 2; v++) {
-        T->fixed[tp] = (uint8_t)v;
-        if (legal1(ctx, T, m) == V0) {  /* needs the other value */
-          GROW(ctx, T->pre, precap, npre);
-          T->pre[npre++] = rs[i] * 2 + !v;
-        }
-      }
-      T->fixed[tp] = FREE;
-    }
+      reads(T, T->gate[m], 0, stack, seen, m + 1, &rs, &nrs, &rscap, ctx);
+    needs(ctx, T, m, rs, 0, nrs, 0, &npre, &precap);
     for (i = lo; i < npre; i++)
       T->fixed[G->tprop[T->pre[i] >> 1]] = (uint8_t)(T->pre[i] & 1);
     conj = legal1(ctx, T, m) == V1;
+    /* where m is legal, the state must not be terminal: the literals
+     * that needs too (a move made in a terminal state is no move) */
+    if (term_if(ctx, T, m) != V0) {
+      uint32_t r0 = nrs, k0 = npre;
+      reads(T, T->term, 1, stack, seen, m + 1, &rs, &nrs, &rscap, ctx);
+      needs(ctx, T, m, rs, r0, nrs, 1, &npre, &precap);
+      for (i = k0; i < npre; i++)
+        T->fixed[G->tprop[T->pre[i] >> 1]] = (uint8_t)(T->pre[i] & 1);
+      conj = conj && term_if(ctx, T, m) == V0;
+    }
     for (i = lo; i < npre; i++)
       T->fixed[G->tprop[T->pre[i] >> 1]] = FREE;
     T->pre_lo[m + 1] = npre;
@@ -561,24 +612,27 @@ stub_t *stub_build(gdl_ctx *ctx, const est_t *E)
   memset(T->fixed, FREE, T->n);
   T->stamp = ctx_alloc(ctx, (T->n + 1) * sizeof *T->stamp);
   T->off = ctx_alloc(ctx, (T->n + 1) * sizeof *T->off);
-  /* terminal only where no move is legal */
-  for (m = 0; m < T->nm; m++) {
-    int v;
-    T->fixed[T->legal[m]] = V1;
-    v = ev1(ctx, T, term);
-    T->fixed[T->legal[m]] = FREE;
-    if (v != V0 || T->work > BUDGET)
-      goto fail;
-  }
+  T->term = term;
   if (!effects(ctx, T) || !legality(ctx, T))
     goto fail;
   setters(ctx, T);
+  /* moves after which the game is over */
+  T->ends = ctx_alloc(ctx, T->nm + 1);
+  for (m = 0; m < T->nm; m++)
+    for (i = T->eff_lo[m]; i < T->eff_lo[m + 1] && !T->ends[m]; i++) {
+      uint32_t tp = G->tprop[T->eff[i] >> 2], c = T->eff[i] & 3;
+      if (tp == NONE || (c != SET0 && c != SET1))
+        continue;
+      T->fixed[tp] = c == SET1;
+      T->ends[m] = ev1(ctx, T, term) == V1;
+      T->fixed[tp] = FREE;
+    }
   /* the literals goal 100 needs */
   {
     uint32_t *stack = ctx_alloc(ctx, (T->n + 1) * sizeof *stack);
     uint32_t *seen = ctx_alloc(ctx, (T->n + 1) * sizeof *seen);
     uint32_t *rs = NULL, nrs = 0, rscap = 0, v;
-    reads(T, goal, stack, seen, 1, &rs, &nrs, &rscap, ctx);
+    reads(T, goal, 0, stack, seen, 1, &rs, &nrs, &rscap, ctx);
     T->gl = ctx_alloc(ctx, (2 * nrs + 1) * sizeof *T->gl);
     for (i = 0; i < nrs; i++)
       for (v = 0; v < 2; v++) {
@@ -637,6 +691,8 @@ static void add(stub_t *T, uint32_t m)
 static int stops(const stub_t *T, uint32_t b)
 {
   uint32_t i;
+  if (T->ends[b])
+    return 1;                  /* nothing comes after it */
   for (i = T->eff_lo[b]; i < T->eff_lo[b + 1]; i++)
     if (T->perm[i]) {
       uint32_t s = T->eff[i] >> 2, u = (T->eff[i] & 3) == SET1;

@@ -38,12 +38,19 @@
  *   - a move's legality needs literals: those whose opposite makes it
  *     false in a three-valued evaluation.  Where more than those decide
  *     it, any change of a fluent it reads counts as disabling it;
- *   - a state is terminal only where no move is legal (terminal is false
- *     whenever a legal proposition is true), so the reordered plan passes
- *     no terminal state before its end.
+ *   - goal 100 needs some literal, for a landmark.
+ * A move is only made in a state that is not terminal, so a move's
+ * legality here is the game's and "not terminal" together: terminal is
+ * evaluated with the move's legal proposition true and the literals its
+ * legality needs fixed (a sudoku's terminal, "no move is legal", is then
+ * false whatever else holds: nothing is added; futoshiki's, "no cell
+ * blank, or quit", needs "not quit").  The reordered plan so passes no
+ * terminal state before its end.
  * "For good" is read off the latches (estimate.c): b sets a fluent that
  * is latched that way, or every move that could set it back needs a
- * latched literal that b makes false.
+ * latched literal that b makes false.  A move after which the state is
+ * terminal, whatever else holds (quit), stops every move for good:
+ * nothing comes after it.
  */
 #include <stdlib.h>
 #include <string.h>

@@ -106,7 +106,6 @@ struct stubborn {
   uint32_t *list, nlist;
   uint32_t *lit, *cnt;         /* landmarks here, their legal setters */
   uint8_t *bestT;              /* per move: in the best T */
-  const gdl_term **outp;
   gdl_term *out;
 };
 
@@ -283,11 +282,9 @@ static void reads(stub_t *T, uint32_t p, int live, uint32_t *stack,
 
 /* ---- building --------------------------------------------------------- */
 
-void stub_free(gdl_ctx *ctx, stub_t *T)
+/* The evaluation's memory, of no use once built. */
+static void free_eval(gdl_ctx *ctx, stub_t *T)
 {
-  int v;
-  if (!T)
-    return;
   ctx_free(ctx, T->bh_lo);
   ctx_free(ctx, T->bh);
   ctx_free(ctx, T->kind);
@@ -296,9 +293,21 @@ void stub_free(gdl_ctx *ctx, stub_t *T)
   ctx_free(ctx, T->stamp);
   ctx_free(ctx, T->off);
   ctx_free(ctx, T->arena);
-  ctx_free(ctx, T->byterm);
   ctx_free(ctx, T->legal);
   ctx_free(ctx, T->gate);
+  T->bh_lo = T->bh = T->dmove = T->stamp = T->off = T->legal = T->gate =
+      NULL;
+  T->kind = T->fixed = NULL;
+  T->arena = NULL;
+}
+
+void stub_free(gdl_ctx *ctx, stub_t *T)
+{
+  int v;
+  if (!T)
+    return;
+  free_eval(ctx, T);
+  ctx_free(ctx, T->byterm);
   ctx_free(ctx, T->ends);
   ctx_free(ctx, T->pre_lo);
   ctx_free(ctx, T->pre);
@@ -669,9 +678,7 @@ stub_t *stub_build(gdl_ctx *ctx, const est_t *E)
   T->cnt = ctx_alloc(ctx, (T->ngl + 1) * sizeof *T->cnt);
   T->bestT = ctx_alloc(ctx, T->nm + 1);
   T->out = ctx_alloc(ctx, (T->nm + 1) * sizeof *T->out);
-  ctx_free(ctx, T->arena);    /* the evaluation is done with */
-  T->arena = NULL;
-  T->arenacap = 0;
+  free_eval(ctx, T);
   return T;
 fail:
   stub_free(ctx, T);

@@ -1457,11 +1457,12 @@ static gdl_status solve_one(gdl_ctx *ctx, const gdl_solve_opts *opts,
  * solve the puzzle or to prove it unsolvable gives the result.
  *   astar  a glance (1/20 of the time, at most 0.5 s): where the
  *          estimates or the dead ends cut the space down, this is all;
- *   bfs    (1/10, at most 3 s): a small space is searched fastest blind,
+ *   bfs    (1/9, at most 3 s): a small space is searched fastest blind,
  *          no estimate to compute;
  *   astar  (1/6 of what is left, or 10 s): optimal where it can finish;
  *   dfs    a glance, blind (1/20, at most 1 s): where plans are many and
  *          deep (peg solitaire), the cheapest way to one;
+ *   dfs    fewest moves first (1/10, at most 5 s): knight's tours;
  *   gbfs   (3/4 of what is left, or 40 s): some plan, guided by h_ff;
  *   dfs    (the rest, or no limit), dead ends pruned.
  * A limit of the user's (memory, states of one search, Ctrl-C, the time
@@ -1476,7 +1477,7 @@ static gdl_status solve_auto(gdl_ctx *ctx, const gdl_solve_opts *opts,
   } plan[] = {
     { GDL_ASTAR, 1.0 / 20, 0.5, 0 }, { GDL_BFS, 1.0 / 9, 3, 0 },
     { GDL_ASTAR, 1.0 / 6, 10, 0 }, { GDL_DFS, 1.0 / 20, 1, 0 },
-    { GDL_DFS, 1.0 / 10, 3, 1 }, { GDL_GBFS, 3.0 / 4, 40, 0 },
+    { GDL_DFS, 1.0 / 10, 5, 1 }, { GDL_GBFS, 3.0 / 4, 40, 0 },
     { GDL_DFS, 1, 0, 0 },
   };
   size_t np = sizeof plan / sizeof *plan, i;

@@ -404,15 +404,17 @@ START_TEST(test_fewest_first)
 }
 END_TEST
 
-/* Stubborn sets (stubborn.c): the seven corpus sudoku grades, whose marks
- * commute, are solved by dfs within a few thousand states, the cell of
- * fewest digits first; without the reduction dfs meets the same limit
- * with no plan.  A game whose moves do not commute is searched whole. */
+/* Stubborn sets (stubborn.c): the seven corpus sudoku grades and two
+ * futoshikis, whose marks commute, are solved by dfs within a few
+ * thousand states, the cell of fewest digits first (futoshiki's terminal
+ * is "no blank cell, or quit", not "no move"); without the reduction dfs
+ * meets the same limit with no plan.  A game whose moves do not commute
+ * is searched whole. */
 static const struct {
   const char *file;
   int length;
   uint64_t states;    /* the limit */
-} sudokus[] = {
+} reduced[] = {
   { "single/sudokuGrade1.kif", 50, 1000 },
   { "single/sudokuGrade2.kif", 53, 1000 },
   { "single/sudokuGrade3.kif", 54, 1000 },
@@ -420,21 +422,23 @@ static const struct {
   { "single/sudokuGrade5.kif", 53, 1000 },
   { "single/sudokuGrade6E.kif", 64, 20000 },
   { "single/sudokuGrade6H.kif", 64, 20000 },
+  { "single/futoshiki5.kif", 23, 1000 },
+  { "single/futoshiki6.kif", 33, 100000 },
 };
 
 START_TEST(test_stubborn)
 {
-  gdl_ctx *ctx = load_path(tu_corpus(sudokus[_i].file), 0);
+  gdl_ctx *ctx = load_path(tu_corpus(reduced[_i].file), 0);
   gdl_solve_opts o;
   gdl_solve_result res;
   memset(&o, 0, sizeof o);
   o.algorithm = GDL_DFS;
-  o.max_states = sudokus[_i].states;
+  o.max_states = reduced[_i].states;
   ck_assert_int_eq(gdl_solve(ctx, &o, &res), GDL_OK);
   ck_assert_msg(res.status == GDL_SOLVED, "%s: status %d (%s)",
-                sudokus[_i].file, (int)res.status, res.why);
+                reduced[_i].file, (int)res.status, res.why);
   ck_assert_int_eq(res.stubborn, 1);
-  ck_assert_int_eq((int)res.length, sudokus[_i].length);
+  ck_assert_int_eq((int)res.length, reduced[_i].length);
   ck_assert_int_eq(replay(ctx, &res), 100);
   o.stubborn = -1;
   ck_assert_int_eq(gdl_solve(ctx, &o, &res), GDL_OK);
@@ -817,7 +821,7 @@ Suite *search_suite(void)
   tcase_set_timeout(tc, 240);
   tcase_add_loop_test(tc, test_hard_default, 0, N(hard));
   tcase_add_loop_test(tc, test_fewest_first, 0, N(tours));
-  tcase_add_loop_test(tc, test_stubborn, 0, N(sudokus));
+  tcase_add_loop_test(tc, test_stubborn, 0, N(reduced));
   tcase_add_test(tc, test_stubborn_not);
   suite_add_tcase(s, tc);
 

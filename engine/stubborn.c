@@ -139,6 +139,19 @@ static void set_const(stub_t *T, uint32_t o, int v)
   memset(x + T->w, v == V0 ? 0xff : 0, T->w * 8);
 }
 
+/* Whether value o holds (half 0) or fails (half 1) for every move: then
+ * the rest of a disjunction (conjunction) cannot change it.  Bits past
+ * the last move may spoil it, which only costs time. */
+static int all(const stub_t *T, uint32_t o, int half)
+{
+  const uint64_t *x = T->arena + o + half * T->w;
+  uint32_t k;
+  for (k = 0; k < T->w; k++)
+    if (x[k] != UINT64_MAX)
+      return 0;
+  return 1;
+}
+
 /* The value of proposition p (an offset). */
 static uint32_t ev(gdl_ctx *ctx, stub_t *T, uint32_t p, unsigned depth)
 {
@@ -181,11 +194,20 @@ static uint32_t ev(gdl_ctx *ctx, stub_t *T, uint32_t p, unsigned depth)
     set_const(T, o, VU);
     return o;
   }
-  set_const(T, o, V0);         /* a disjunction of its rules */
   for (i = T->bh_lo[p]; i < T->bh_lo[p + 1]; i++) {
+    uint32_t r = T->bh[i], x = G->in[G->in_lo[r]];
+    if (G->in_lo[r + 1] - G->in_lo[r] == 1 && T->fixed[x >> 1] != FREE &&
+        T->fixed[x >> 1] == (x & 1 ? V0 : V1)) {
+      set_const(T, o, V1);     /* a rule of one literal, fixed to hold
+                                  (playable <= the legal move forced) */
+      return o;
+    }
+  }
+  set_const(T, o, V0);         /* a disjunction of its rules */
+  for (i = T->bh_lo[p]; i < T->bh_lo[p + 1] && !all(T, o, 0); i++) {
     uint32_t r = T->bh[i], ro = room(T);
     set_const(T, ro, V1);      /* a conjunction of its literals */
-    for (j = G->in_lo[r]; j < G->in_lo[r + 1]; j++) {
+    for (j = G->in_lo[r]; j < G->in_lo[r + 1] && !all(T, ro, 1); j++) {
       uint32_t q = ev(ctx, T, G->in[j] >> 1, depth + 1);
       int neg = G->in[j] & 1;
       uint64_t *rv = val(T, ro), *qv = val(T, q);
@@ -562,6 +584,38 @@ static int for_good(const stub_t *T, const est_t *E, uint32_t b, uint32_t s,
   return 1;
 }
 
+/* Per proposition, the values that alone make terminal true: bit 1 (2)
+ * when its being true does, bit 0 (1) when its being false does; followed
+ * from terminal down rules of one literal (a head fails by its literal's
+ * failing where that rule is its only one). */
+static uint8_t *ends_if(gdl_ctx *ctx, stub_t *T)
+{
+  const ground_t *G = T->G;
+  uint8_t *imp = ctx_alloc(ctx, T->n + 1);
+  uint32_t *stack = ctx_alloc(ctx, (2 * T->n + 2) * sizeof *stack);
+  uint32_t top = 0, i;
+  imp[T->term] = 2;
+  stack[top++] = T->term * 2 + 1;
+  while (top) {
+    uint32_t p = stack[--top] >> 1, v = stack[top] & 1;
+    for (i = T->bh_lo[p]; i < T->bh_lo[p + 1]; i++) {
+      uint32_t r = T->bh[i], x, q, w;
+      if (G->in_lo[r + 1] - G->in_lo[r] != 1 ||
+          (!v && T->bh_lo[p + 1] - T->bh_lo[p] != 1))
+        continue;              /* true by any rule; false only by all */
+      x = G->in[G->in_lo[r]];
+      q = x >> 1;
+      w = (x & 1) ? !v : v;    /* q = w makes the rule, so p, = v */
+      if (!(imp[q] & (1u << w))) {
+        imp[q] |= (uint8_t)(1u << w);
+        stack[top++] = q * 2 + w;
+      }
+    }
+  }
+  ctx_free(ctx, stack);
+  return imp;
+}
+
 stub_t *stub_build(gdl_ctx *ctx, const est_t *E)
 {
   ground_t *G = ctx->ground;
@@ -634,15 +688,17 @@ stub_t *stub_build(gdl_ctx *ctx, const est_t *E)
   setters(ctx, T);
   /* moves after which the game is over */
   T->ends = ctx_alloc(ctx, T->nm + 1);
-  for (m = 0; m < T->nm; m++)
-    for (i = T->eff_lo[m]; i < T->eff_lo[m + 1] && !T->ends[m]; i++) {
-      uint32_t tp = G->tprop[T->eff[i] >> 2], c = T->eff[i] & 3;
-      if (tp == NONE || (c != SET0 && c != SET1))
-        continue;
-      T->fixed[tp] = c == SET1;
-      T->ends[m] = ev1(ctx, T, term) == V1;
-      T->fixed[tp] = FREE;
-    }
+  {
+    uint8_t *imp = ends_if(ctx, T);
+    for (m = 0; m < T->nm; m++)
+      for (i = T->eff_lo[m]; i < T->eff_lo[m + 1]; i++) {
+        uint32_t tp = G->tprop[T->eff[i] >> 2], c = T->eff[i] & 3;
+        if (tp != NONE && (c == SET0 || c == SET1) &&
+            imp[tp] & (c == SET1 ? 2 : 1))
+          T->ends[m] = 1;
+      }
+    ctx_free(ctx, imp);
+  }
   /* the literals goal 100 needs */
   {
     uint32_t *stack = ctx_alloc(ctx, (T->n + 1) * sizeof *stack);

@@ -212,7 +212,8 @@ static uint32_t store(search_t *S, const gdl_state *s, uint32_t h,
     }
     S->cap = c;
   }
-  if (S->npool + s->n > S->poolcap) {
+  if (!S->pool || S->npool + s->n > S->poolcap) {   /* (a state of no
+                                                      facts needs a pool) */
     uint64_t c = S->poolcap ? S->poolcap * 2 : 65536;
     while (c < S->npool + s->n)
       c *= 2;

@@ -412,6 +412,29 @@ START_TEST(test_includes)
 }
 END_TEST
 
+/* A NUL byte in an included name (found by fuzzing,
+ * tests/fuzz/regress/infix/): the infix scanner, like the KIF one before
+ * it, looked for the closing quote with strchr, stopped at the NUL and
+ * asked for 2^64 bytes ("out of memory").  Now it is an error at the
+ * include line. */
+START_TEST(test_include_nul_in_name)
+{
+  static const char text[] = "p(a)\n%#include \"x.\0\0kif\"\np(b)\n";
+  gdl_ctx *ctx = gdl_new();
+  const char *diags;
+  dt_diag d;
+  ck_assert_int_eq(gdl_load_string(ctx, "x.hrf", text, sizeof text - 1),
+                   GDL_EINPUT);
+  diags = gdl_diagnostics(ctx);
+  ck_assert_int_eq(gdl_error_count(ctx), 1);
+  ck_assert_msg(dt_find(diags, "error", "name holds a NUL byte", &d), "%s",
+                diags);
+  ck_assert_uint_eq(d.line, 2);
+  ck_assert_uint_eq(d.col, 1);
+  gdl_free(ctx);
+}
+END_TEST
+
 /* ---- running out of memory ---------------------------------------------- */
 
 /* The n-th allocation of reading an infix puzzle (and writing it as KIF),
@@ -580,6 +603,7 @@ Suite *infix_suite(void)
   tcase_add_test(tc, test_endings);
   tcase_add_test(tc, test_set_syntax);
   tcase_add_test(tc, test_includes);
+  tcase_add_test(tc, test_include_nul_in_name);
   tcase_add_loop_test(tc, test_fail_alloc, 0, 2);
   tcase_add_loop_test(tc, test_solve_json, 0, N(infix_puzzles));
   tcase_add_test(tc, test_cat);

@@ -6,6 +6,7 @@
 #include <sys/wait.h>
 
 #include "testutil.h"
+#include "diagtext.h"
 
 const char *tu_corpus(const char *rel)
 {
@@ -173,4 +174,22 @@ int tu_gdl_run(char **out, char **err, const char *fmt, ...)
   va_end(ap);
   snprintf(cmd, sizeof cmd, "%s %s", tu_gdl(), args);
   return tu_run(cmd, out, err);
+}
+
+int tu_include_nul(const char *name, const char *text, size_t len,
+                   unsigned *line, unsigned *col)
+{
+  gdl_ctx *ctx = gdl_new();
+  dt_diag d;
+  int ok = gdl_load_string(ctx, name, text, len) == GDL_EINPUT &&
+           gdl_error_count(ctx) == 1 &&
+           dt_find(gdl_diagnostics(ctx), "error", "name holds a NUL byte", &d);
+  if (ok) {
+    *line = d.line;
+    *col = d.col;
+  } else {
+    fprintf(stderr, "%s", gdl_diagnostics(ctx));
+  }
+  gdl_free(ctx);
+  return ok;
 }

@@ -9,6 +9,11 @@
  * ../shared/gdl-corpus/REL).  Returns a static buffer of the caller's
  * (overwritten by the next call). */
 const char *tu_corpus(const char *rel);
+/* Loads text (len bytes, file `name`), which includes a file whose name
+ * holds a NUL byte: 1 when that is refused with one error, that the name
+ * holds a NUL byte, at *line:*col; 0 (the diagnostics on stderr) else. */
+int tu_include_nul(const char *name, const char *text, size_t len,
+                   unsigned *line, unsigned *col);
 
 /* A context with FILE(s) loaded and compiled (NULL-terminated list); *st
  * gets the status of the first failing step (GDL_OK when all went well).

@@ -309,16 +309,8 @@ est_t *est_build(gdl_ctx *ctx)
   E->nr = G->nrules + nmv;
   E->nodes = 2 * n + 2 * E->nr;
   /* rules by head, and what kind each proposition is */
-  E->bh_lo = ctx_alloc(ctx, (n + 2) * sizeof *E->bh_lo);
-  for (r = 0; r < G->nrules; r++)
-    E->bh_lo[G->head[r] + 1]++;
-  for (i = 0; i < n; i++)
-    E->bh_lo[i + 1] += E->bh_lo[i];
-  E->bh = ctx_alloc(ctx, (G->nrules + 1) * sizeof *E->bh);
+  ground_rules_by_head(ctx, G, &E->bh_lo, &E->bh);
   at = ctx_alloc(ctx, (E->nodes + 1) * sizeof *at);
-  COPY(at, E->bh_lo, n * sizeof *at);
-  for (r = 0; r < G->nrules; r++)
-    E->bh[at[G->head[r]]++] = r;
   E->kind = ctx_alloc(ctx, n + 1);
   for (i = 0; i < n; i++) {
     const term_t *t = &ctx->terms[G->atom[i]];

@@ -222,6 +222,10 @@ int ground_cmp_u64(const void *a, const void *b);
 uint32_t ground_prop_of(gdl_ctx *ctx, ground_t *G, gdl_term atom, int phase);
 /* Appends x to buffer b (GDL_ELIMIT past MAX_INPUTS inputs). */
 void ground_buf_put(gdl_ctx *ctx, ground_t *G, int b, uint32_t x);
+/* The rules of each proposition p: by[lo[p], lo[p + 1]) (for the
+ * analyses of the network, estimate.c and stubborn.c). */
+void ground_rules_by_head(gdl_ctx *ctx, const ground_t *G, uint32_t **lo,
+                          uint32_t **by);
 /* The reshaping passes: each says why where it is defined. */
 void ground_unroll(gdl_ctx *ctx, ground_t *G, group_t *g);
 void ground_exclusive(gdl_ctx *ctx, ground_t *G);

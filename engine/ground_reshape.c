@@ -760,3 +760,20 @@ void ground_alias_outputs(gdl_ctx *ctx, ground_t *G)
   ctx_free(ctx, gone);
 }
 
+
+void ground_rules_by_head(gdl_ctx *ctx, const ground_t *G, uint32_t **lo,
+                          uint32_t **by)
+{
+  uint32_t n = G->nprops, r, p, *at;
+  *lo = ctx_alloc(ctx, (n + 2) * sizeof **lo);
+  for (r = 0; r < G->nrules; r++)
+    (*lo)[G->head[r] + 1]++;
+  for (p = 0; p < n; p++)
+    (*lo)[p + 1] += (*lo)[p];
+  *by = ctx_alloc(ctx, (G->nrules + 1) * sizeof **by);
+  at = ctx_alloc(ctx, (n + 1) * sizeof *at);
+  COPY(at, *lo, n * sizeof *at);
+  for (r = 0; r < G->nrules; r++)
+    (*by)[at[G->head[r]]++] = r;
+  ctx_free(ctx, at);
+}

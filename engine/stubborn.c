@@ -101,11 +101,12 @@ struct stubborn {
   uint32_t *gl, ngl;           /* literals goal 100 needs */
   uint32_t term;               /* terminal */
   /* per state */
-  uint32_t *app, *inT, snow;   /* stamps: legal here, in T */
+  uint32_t *app, anow;         /* stamps: legal here */
+  uint32_t *inT, snow;         /* stamps: in T */
+  uint32_t *idx;               /* per legal move here: its move */
   uint32_t *pm, pnow;          /* per slot: 2 * pnow + value a needs */
   uint32_t *list, nlist;
   uint32_t *lit, *cnt;         /* landmarks here, their legal setters */
-  uint8_t *bestT;              /* per move: in the best T */
   gdl_term *out;
 };
 
@@ -351,7 +352,7 @@ void stub_free(gdl_ctx *ctx, stub_t *T)
   ctx_free(ctx, T->list);
   ctx_free(ctx, T->lit);
   ctx_free(ctx, T->cnt);
-  ctx_free(ctx, T->bestT);
+  ctx_free(ctx, T->idx);
   ctx_free(ctx, T->out);
   ctx_free(ctx, T);
 }
@@ -620,7 +621,7 @@ stub_t *stub_build(gdl_ctx *ctx, const est_t *E)
 {
   ground_t *G = ctx->ground;
   stub_t *T;
-  uint32_t i, r, m, goal = NONE, term, *at;
+  uint32_t i, r, m, goal = NONE, term;
   if (!E || !G || ctx->nroles != 1 || !G->nlegal[0] ||
       G->nlegal[0] > MAX_MOVES || !G->terminal)
     return NULL;
@@ -637,17 +638,7 @@ stub_t *stub_build(gdl_ctx *ctx, const est_t *E)
   T->nm = G->nlegal[0];
   T->ns = G->ntslots;
   T->W = (T->nm + 63) / 64;
-  T->bh_lo = ctx_alloc(ctx, (T->n + 2) * sizeof *T->bh_lo);
-  for (r = 0; r < G->nrules; r++)
-    T->bh_lo[G->head[r] + 1]++;
-  for (i = 0; i < T->n; i++)
-    T->bh_lo[i + 1] += T->bh_lo[i];
-  T->bh = ctx_alloc(ctx, (G->nrules + 1) * sizeof *T->bh);
-  at = ctx_alloc(ctx, (T->n + 1) * sizeof *at);
-  COPY(at, T->bh_lo, T->n * sizeof *at);
-  for (r = 0; r < G->nrules; r++)
-    T->bh[at[G->head[r]]++] = r;
-  ctx_free(ctx, at);
+  ground_rules_by_head(ctx, G, &T->bh_lo, &T->bh);
   T->kind = ctx_alloc(ctx, T->n + 1);
   T->dmove = ctx_alloc(ctx, (T->n + 1) * sizeof *T->dmove);
   for (i = 0; i < T->n; i++) {
@@ -732,7 +723,7 @@ stub_t *stub_build(gdl_ctx *ctx, const est_t *E)
   T->list = ctx_alloc(ctx, (T->nm + 1) * sizeof *T->list);
   T->lit = ctx_alloc(ctx, (T->ngl + 1) * sizeof *T->lit);
   T->cnt = ctx_alloc(ctx, (T->ngl + 1) * sizeof *T->cnt);
-  T->bestT = ctx_alloc(ctx, T->nm + 1);
+  T->idx = ctx_alloc(ctx, (T->nm + 1) * sizeof *T->idx);
   T->out = ctx_alloc(ctx, (T->nm + 1) * sizeof *T->out);
   free_eval(ctx, T);
   return T;
@@ -798,7 +789,7 @@ static uint32_t closure(stub_t *T, const uint64_t *cur, uint32_t lit,
   add_setters(T, lit >> 1, lit & 1, 0);
   for (k = 0; k < T->nlist; k++) {
     uint32_t a = T->list[k];
-    if (!T->app[a]) {
+    if (T->app[a] != T->anow) {
       /* not legal here: the setters of a literal it lacks, preferring
        * one that none can set, then one whose setters are in T */
       uint32_t best = NONE, bestc = UINT32_MAX;
@@ -875,28 +866,26 @@ static uint32_t move_of(const stub_t *T, gdl_term t)
 size_t stub_reduce(gdl_ctx *ctx, stub_t *T, const gdl_term *mv, size_t n,
                    const gdl_term **out)
 {
-  const ground_t *G = T->G;
-  const uint64_t *cur = G->curbits;
-  uint32_t i, nl = 0, best, tries, bestlit = NONE;
-  size_t k;
+  const uint64_t *cur = T->G->curbits;
+  uint32_t i, nl = 0, best, tries, found = 0;
+  size_t k, nout = 0;
   *out = mv;
   (void)ctx;
-  /* app[] marks this state's legal moves with 1; inT[] runs on stamps
-   * of its own, never 1 */
-  for (i = 0; i < T->nm; i++)
-    T->app[i] = 0;
+  if (++T->anow == 0) {        /* app[] marks this state's legal moves */
+    memset(T->app, 0, T->nm * sizeof *T->app);
+    T->anow = 1;
+  }
   for (k = 0; k < n; k++) {
-    uint32_t m = move_of(T, mv[k]);
-    if (m == NONE)
+    if ((T->idx[k] = move_of(T, mv[k])) == NONE)
       return n;                /* not a move of the network's: no cut */
-    T->app[m] = 1;
+    T->app[T->idx[k]] = T->anow;
   }
   for (i = 0; i < T->ngl; i++) {
     uint32_t s = T->gl[i] >> 1, v = T->gl[i] & 1, c = 0, j;
     if ((uint32_t)bit_at(cur, s) == v)
       continue;
     for (j = T->ach_lo[v][s]; j < T->ach_lo[v][s + 1]; j++)
-      c += T->app[T->ach[v][j] >> 2] == 1;
+      c += T->app[T->ach[v][j] >> 2] == T->anow;
     T->lit[nl] = T->gl[i];
     T->cnt[nl++] = c;
   }
@@ -912,20 +901,18 @@ size_t stub_reduce(gdl_ctx *ctx, stub_t *T, const gdl_term *mv, size_t n,
       break;
     c = closure(T, cur, T->lit[pick], best);
     T->cnt[pick] = NONE;
-    if (c < best) {
+    if (c < best) {            /* the best T yet: its legal moves, in order */
       best = c;
-      bestlit = pick;
-      for (i = 0; i < T->nm; i++)
-        T->bestT[i] = T->inT[i] == T->snow;
+      found = 1;
+      for (k = 0, nout = 0; k < n; k++)
+        if (T->inT[T->idx[k]] == T->snow)
+          T->out[nout++] = mv[k];
     }
     if (best == 0)
       break;
   }
-  if (bestlit == NONE)
+  if (!found)
     return n;
-  for (k = 0, i = 0; k < n; k++)
-    if (T->bestT[move_of(T, mv[k])])
-      T->out[i++] = mv[k];
   *out = T->out;
-  return i;
+  return nout;
 }

@@ -375,11 +375,26 @@ END_TEST
 /* dfs with the fewest moves first (Warnsdorff's rule) on the corpus's
  * knight's tours: a winning plan of the known length (every tour has as
  * many moves) within a state limit that blind dfs does not solve in. */
-static const struct {
+typedef struct {
   const char *file;
   int length;
   uint64_t states;    /* the limit */
-} tours[] = {
+} within_t;
+
+/* gdl_solve with o, limited to w's states: solved, w's length, a plan
+ * that replays to goal 100. */
+static void solved_within(gdl_ctx *ctx, gdl_solve_opts *o,
+                          const within_t *w, gdl_solve_result *res)
+{
+  o->max_states = w->states;
+  ck_assert_int_eq(gdl_solve(ctx, o, res), GDL_OK);
+  ck_assert_msg(res->status == GDL_SOLVED, "%s: status %d (%s)", w->file,
+                (int)res->status, res->why);
+  ck_assert_int_eq((int)res->length, w->length);
+  ck_assert_int_eq(replay(ctx, res), 100);
+}
+
+static const within_t tours[] = {
   { "single/knightmove.kif", 63, 1000 },
   { "single/knightsTourLarge.kif", 81, 4000000 },
 };
@@ -391,13 +406,8 @@ START_TEST(test_fewest_first)
   gdl_solve_result res;
   memset(&o, 0, sizeof o);
   o.algorithm = GDL_DFS;
-  o.max_states = tours[_i].states;
   o.fewest_first = 1;
-  ck_assert_int_eq(gdl_solve(ctx, &o, &res), GDL_OK);
-  ck_assert_msg(res.status == GDL_SOLVED, "%s: status %d (%s)",
-                tours[_i].file, (int)res.status, res.why);
-  ck_assert_int_eq((int)res.length, tours[_i].length);
-  ck_assert_int_eq(replay(ctx, &res), 100);
+  solved_within(ctx, &o, &tours[_i], &res);
   res = solve(ctx, GDL_DFS, tours[_i].states, 0);
   ck_assert_int_eq(res.status, GDL_LIMIT);
   gdl_free(ctx);
@@ -410,11 +420,7 @@ END_TEST
  * is "no blank cell, or quit", not "no move"); without the reduction dfs
  * meets the same limit with no plan.  A game whose moves do not commute
  * is searched whole. */
-static const struct {
-  const char *file;
-  int length;
-  uint64_t states;    /* the limit */
-} reduced[] = {
+static const within_t reduced[] = {
   { "single/sudokuGrade1.kif", 50, 1000 },
   { "single/sudokuGrade2.kif", 53, 1000 },
   { "single/sudokuGrade3.kif", 54, 1000 },
@@ -433,13 +439,8 @@ START_TEST(test_stubborn)
   gdl_solve_result res;
   memset(&o, 0, sizeof o);
   o.algorithm = GDL_DFS;
-  o.max_states = reduced[_i].states;
-  ck_assert_int_eq(gdl_solve(ctx, &o, &res), GDL_OK);
-  ck_assert_msg(res.status == GDL_SOLVED, "%s: status %d (%s)",
-                reduced[_i].file, (int)res.status, res.why);
+  solved_within(ctx, &o, &reduced[_i], &res);
   ck_assert_int_eq(res.stubborn, 1);
-  ck_assert_int_eq((int)res.length, reduced[_i].length);
-  ck_assert_int_eq(replay(ctx, &res), 100);
   o.stubborn = -1;
   ck_assert_int_eq(gdl_solve(ctx, &o, &res), GDL_OK);
   ck_assert_int_eq(res.status, GDL_LIMIT);

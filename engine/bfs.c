@@ -83,6 +83,8 @@ struct bfs {
   const gdl_solve_opts *o;
   gdl_solve_result *res;
   uint32_t words, nbits, k;   /* 32-bit words, bits of a state; roles */
+  const clk_t *C;             /* a step counter stored states are without
+                                 (put back by level), or NULL */
   uint32_t lastbits;          /* bits in a state's last 64 (1 to 64) */
   uint32_t cwords;            /* 64-bit words of a chunk */
   uint64_t **chunk;           /* the chunk list (atomic pointer) */
@@ -404,18 +406,21 @@ static double store_bytes(const bfs_t *F)
 
 /* ---- a batch expanded ------------------------------------------------- */
 
-/* The lanes' states ids [b, b + n) evaluated in W's batch; with `test`,
- * the terminal ones tested.  Returns the lanes to expand (not terminal,
- * with a joint move, and before a state of goal 100), their joint moves
- * in j[]. */
+/* The lanes' states ids [b, b + n), of level `depth`, evaluated in W's
+ * batch; with `test`, the terminal ones tested.  Returns the lanes to
+ * expand (not terminal, with a joint move, and before a state of goal
+ * 100), their joint moves in j[]. */
 static uint64_t take_up(worker_t *W, uint32_t b, uint32_t n, uint64_t *j,
-                        int test)
+                        int test, uint32_t depth)
 {
   bfs_t *F = W->F;
   uint64_t term, lanes = 0;
   uint32_t l;
-  for (l = 0; l < n; l++)
+  for (l = 0; l < n; l++) {
     unpack(F, b + l, (uint32_t *)W->lane[l]);
+    if (F->C)
+      clk_in(F->C, (uint32_t *)W->lane[l], depth);
+  }
   gbatch_states(W->B, W->lane, n);
   term = gbatch_terminal(W->B);
   for (l = 0; l < n; l++) {
@@ -443,16 +448,18 @@ static uint64_t take_up(worker_t *W, uint32_t b, uint32_t n, uint64_t *j,
 }
 
 /* The children of the lanes, each lane's in the order of its joint
- * moves, to *out (of *cap words): lane l's from off[l].  Returns how
- * many, or UINT64_MAX when memory is out. */
+ * moves, to *out (of *cap words), without the step counter: lane l's from
+ * off[l].  Returns how many, or UINT64_MAX when memory is out. */
 static uint64_t make_children(worker_t *W, uint64_t lanes, const uint64_t *j,
                               uint64_t *off, uint32_t **out, uint64_t *cap)
 {
   bfs_t *F = W->F;
-  uint64_t total = gbatch_layout(lanes, j, off);
+  uint64_t total = gbatch_layout(lanes, j, off), c;
   if (!wgrow(F, (void **)out, cap, total * F->words + 1, sizeof **out))
     return UINT64_MAX;
   gbatch_expand(W->B, lanes, off, *out);
+  for (c = 0; F->C && c < total; c++)
+    clk_out(F->C, *out + c * F->words);
   return total;
 }
 
@@ -466,7 +473,7 @@ static void expand_batch(worker_t *W, uint32_t b)
   uint32_t *tab, m;
   s->b = b;
   s->n = F->hi - b < 64 ? F->hi - b : 64;
-  s->lanes = take_up(W, b, s->n, j, 1);
+  s->lanes = take_up(W, b, s->n, j, 1, F->nlevel - 1);
   s->total = make_children(W, s->lanes, j, off, &s->out, &s->outcap);
   if (s->total == UINT64_MAX ||
       !wgrow(F, (void **)&s->hb, &s->hbcap, s->total + 1, sizeof *s->hb))
@@ -703,7 +710,7 @@ static void plan_back(bfs_t *F, uint32_t id)
     int found = 0;
     for (b = F->level[lv - 1]; b < hi && !found; b += 64) {
       uint32_t n = hi - b < 64 ? hi - b : 64;
-      uint64_t lanes = take_up(W, b, n, j, 0);
+      uint64_t lanes = take_up(W, b, n, j, 0, lv - 1);
       if (make_children(W, lanes, j, off, &W->out, &W->outcap) == UINT64_MAX)
         ctx_throw(ctx, GDL_ELIMIT, "%s", F->why);
       for (x = lanes; x && !found; x &= x - 1) {
@@ -801,7 +808,7 @@ static int one_level(bfs_t *F)
 }
 
 int bfs_levels(gdl_ctx *ctx, const gdl_solve_opts *o, gdl_solve_result *r,
-               const uint32_t *start)
+               const uint32_t *start, const clk_t *C)
 {
   bfs_t F0, *const F = &F0;
   jmp_buf jb, *old = ctx->jmp;
@@ -814,6 +821,7 @@ int bfs_levels(gdl_ctx *ctx, const gdl_solve_opts *o, gdl_solve_result *r,
   F->o = o;
   F->res = r;
   F->k = (uint32_t)ctx->nroles;
+  F->C = C;
   F->words = ground_state_words(ctx);
   F->nbits = ground_state_slots(ctx);   /* the words' bits past them: 0 */
   F->lastbits = F->nbits - 64 * (F->words / 2 - 1);
@@ -856,9 +864,13 @@ int bfs_levels(gdl_ctx *ctx, const gdl_solve_opts *o, gdl_solve_result *r,
   if (!make_chunks(F, 1) || !make_room(F, 1))
     ctx_throw(ctx, GDL_ELIMIT, "%s", F->why);
   F->hi = 0;                   /* no level is read: plain writes */
-  pack(F, 0, start);
   {
-    uint32_t h = words_hash(start, F->words);
+    uint32_t *w = F->w[0].tmp, h;
+    copy_words(w, start, F->words);
+    if (C)
+      clk_out(C, w);
+    pack(F, 0, w);
+    h = words_hash(w, F->words);
     F->table[h & F->mask] = (h & ~F->mask) | 1;
   }
   F->nstates = 1;

@@ -24,6 +24,7 @@ typedef struct {
   int prune;                  /* solve: --prune 1, --no-prune -1 */
   int fewest_first;           /* solve: --fewest-first */
   int stubborn;               /* solve: --no-stubborn: -1 */
+  int counter;                /* solve: --no-counter: -1 */
   unsigned threads;       /* solve --threads (0: one per core) */
   const char *engine;         /* --engine auto|ground|interp */
   double max_seconds;

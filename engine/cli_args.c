@@ -151,7 +151,8 @@ static const struct {
     "usage: gdl solve FILE... [--algorithm A] [--max-states N]\n"
     "                 [--max-seconds S] [--max-memory SIZE] [--engine E]\n"
     "                 [--prune | --no-prune] [--threads N] [--json]\n"
-    "                 [--fewest-first] [--no-stubborn] [--quiet]\n"
+    "                 [--fewest-first] [--no-stubborn] [--no-counter]\n"
+    "                 [--quiet]\n"
     "Finds a sequence of moves from the initial state to a terminal state\n"
     "where the goal is 100.  Prints the plan, one move per line, then a\n"
     "summary that says whether it is proven shortest.  Algorithms:\n"
@@ -168,6 +169,10 @@ static const struct {
     "--no-stubborn: search every legal move; by default every search but\n"
     "bfs searches only a stubborn set's where the rules allow (moves that\n"
     "commute, as a sudoku's do), which keeps a shortest plan.\n"
+    "--no-counter: store the fluents of a step counter with each state; by\n"
+    "default every search but iddfs and idastar leaves them out where only\n"
+    "terminal reads them, so that a board reached by more moves is not\n"
+    "searched again, which keeps a shortest plan.\n"
     "--threads N: bfs searches on N threads (default: one per core), and\n"
     "astar, gbfs and pruning estimate on them; the same plan and counts\n"
     "as on one.\n"
@@ -306,6 +311,8 @@ int cli_parse(int argc, char **argv, opts_t *o)
       o->fewest_first = 1;
     } else if (OPT("--no-stubborn")) {
       o->stubborn = -1;
+    } else if (OPT("--no-counter")) {
+      o->counter = -1;
     } else if (OPT("--threads")) {
       VALUE();
       if (parse_size(a, v, 1000, 1, &d))

@@ -43,6 +43,7 @@ void solve_options(const opts_t *o, gdl_solve_opts *so)
   so->prune = o->prune;
   so->fewest_first = o->fewest_first;
   so->stubborn = o->stubborn;
+  so->counter = o->counter;
   so->threads = o->threads;
   so->max_states = o->max_states;
   so->max_seconds = o->max_seconds;
@@ -99,7 +100,8 @@ int solve_report(gdl_ctx *ctx, const opts_t *o, const gdl_solve_result *r,
            "\"depth\": %u, \"seconds\": %.3f, \"peak_memory_bytes\": %zu, "
            "\"bytes_per_state\": %.1f, \"algorithm\": \"%s\", "
            "\"optimal\": %s, \"pruned\": %llu, \"estimate\": %u, "
-           "\"latches\": %u, \"stubborn\": %s, \"threads\": %u",
+           "\"latches\": %u, \"stubborn\": %s, \"counter\": %u, "
+           "\"goal_bound\": %s, \"threads\": %u",
            (unsigned long long)res.expanded,
            (unsigned long long)res.generated,
            (unsigned long long)res.stored, res.depth, res.seconds,
@@ -107,7 +109,8 @@ int solve_report(gdl_ctx *ctx, const opts_t *o, const gdl_solve_result *r,
            gdl_algorithm_name(res.found_by),
            res.optimal ? "true" : "false",
            (unsigned long long)res.pruned, res.estimate, res.latches,
-           res.stubborn ? "true" : "false", res.threads);
+           res.stubborn ? "true" : "false", res.counter,
+           res.goal_bound ? "true" : "false", res.threads);
     if (res.status == GDL_LIMIT) {
       printf(", \"limit\": ");
       json_str(res.why);
@@ -123,6 +126,14 @@ int solve_report(gdl_ctx *ctx, const opts_t *o, const gdl_solve_result *r,
              res.length == 1 ? "" : "s",
              res.optimal ? "shortest" : "not proven shortest",
              gdl_algorithm_name(res.found_by));
+    else if (res.status == GDL_UNSOLVABLE && res.goal_bound && res.goal >= 0)
+      printf("; unsolvable: no terminal state with goal 100 is reachable; "
+             "the best goal found is %ld (the plan above; a step counter "
+             "was left out: --no-counter finds the best)", res.goal);
+    else if (res.status == GDL_UNSOLVABLE && res.goal_bound)
+      printf("; unsolvable: no terminal state with goal 100 is reachable "
+             "(a step counter was left out: --no-counter finds the best "
+             "goal)");
     else if (res.status == GDL_UNSOLVABLE && res.goal >= 0)
       printf("; unsolvable: no terminal state with goal 100 is reachable; "
              "the best goal reachable is %ld (the plan above)", res.goal);

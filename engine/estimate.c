@@ -115,11 +115,13 @@ static int eval3(est_t *E, uint32_t p, unsigned depth)
   const ground_t *G = E->G;
   uint32_t i, j;
   int v = V0;
+  if (E->fixed[p] != VU)       /* a fluent's value, or one forced */
+    return E->fixed[p];
   switch (E->kind[p]) {
   case K_ALWAYS:
     return V1;
   case K_TRUE:
-    return E->fixed[p];
+    return VU;
   case K_INPUT:
   case K_MOVE:
   case K_RECURSIVE:
@@ -574,6 +576,70 @@ int est_dead(est_t *E, const uint32_t *w)
   if (E->goal == NONE || eval3_new(E, E->goal) == V0)
     return 1;
   return E->terminal == NONE || eval3_new(E, E->terminal) == V0;
+}
+
+/* Forces proposition p to value v (V0, V1) and what that forces in turn:
+ * a head that holds, the literals of its one rule; a head that fails,
+ * the literal of each of its rules of one.  0 on a contradiction (p can
+ * never have v). */
+static int force(est_t *E, uint32_t p, int v, uint32_t *stack)
+{
+  const ground_t *G = E->G;
+  uint32_t n = 0, i, j;
+  E->fixed[p] = (uint8_t)v;
+  stack[n++] = p;
+  while (n) {
+    p = stack[--n];
+    if (E->kind[p] != K_RULES)
+      continue;
+    v = E->fixed[p];
+    if (v == V1 && E->bh_lo[p + 1] - E->bh_lo[p] != 1)
+      continue;
+    for (i = E->bh_lo[p]; i < E->bh_lo[p + 1]; i++) {
+      uint32_t r = E->bh[i];
+      if (v == V0 && G->in_lo[r + 1] - G->in_lo[r] != 1)
+        continue;
+      for (j = G->in_lo[r]; j < G->in_lo[r + 1]; j++) {
+        uint32_t q = G->in[j] >> 1;
+        int x = (G->in[j] & 1) ? !v : v;
+        if (E->fixed[q] == VU) {
+          E->fixed[q] = (uint8_t)x;
+          stack[n++] = q;
+        } else if (E->fixed[q] != x) {
+          return 0;
+        }
+      }
+    }
+  }
+  return 1;
+}
+
+int est_forces(gdl_ctx *ctx, est_t *E, uint32_t a, const uint32_t *rules,
+               uint32_t n)
+{
+  const ground_t *G = E->G;
+  uint32_t *stack = ctx_alloc(ctx, (E->n + 1) * sizeof *stack), i, j;
+  int yes;
+  memset(E->fixed, VU, E->n);
+  yes = !force(E, a, V1, stack);   /* a never holds: vacuously */
+  if (++E->mnow == 0) {
+    memset(E->mstamp, 0, E->n * sizeof *E->mstamp);
+    E->mnow = 1;
+  }
+  for (i = 0; i < n && !yes; i++) {
+    int rv = V1;
+    for (j = G->in_lo[rules[i]]; j < G->in_lo[rules[i] + 1] && rv == V1;
+         j++) {
+      int x = eval3(E, G->in[j] >> 1, 0);
+      if (G->in[j] & 1)
+        x = x == VU ? VU : !x;
+      rv = x;
+    }
+    yes = rv == V1;
+  }
+  memset(E->fixed, VU, E->n);
+  ctx_free(ctx, stack);
+  return yes;
 }
 
 uint32_t est_latches(const est_t *E)

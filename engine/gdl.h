@@ -351,6 +351,10 @@ typedef struct {
   int stubborn;            /* of a state's moves only a stubborn set's
                               (stubborn.c): 0 default, by every search
                               but bfs where the rules allow it; -1 not */
+  int counter;             /* a step counter's fluents (clock.c) left out
+                              of the stored states, put back by depth: 0
+                              default, by every search but iddfs and
+                              idastar where the rules allow it; -1 not */
 } gdl_solve_opts;
 
 typedef enum { GDL_SOLVED, GDL_UNSOLVABLE, GDL_LIMIT } gdl_solve_status;
@@ -373,6 +377,11 @@ typedef struct {
   unsigned estimate;       /* h_max of the start (0 without estimates) */
   uint32_t latches;        /* fluents found latched (0 without) */
   int stubborn;            /* 1 when the search used stubborn sets */
+  uint32_t counter;        /* fluents of a step counter left out of the
+                              stored states (0: none) */
+  int goal_bound;          /* unsolvable: goal is the best found, not
+                              proven the best reachable (a step counter
+                              that can end the game was left out) */
   unsigned threads;        /* threads the search ran on */
 } gdl_solve_result;
 

@@ -400,14 +400,17 @@ static inline uint32_t words_hash(const uint32_t *w, uint32_t n)
   return (uint32_t)(h >> 32);
 }
 
+typedef struct clock clk_t;  /* a step counter (clock.c) */
+
 /* ---- breadth-first by levels (bfs.c) -------------------------------- */
 
 /* Breadth-first search of states as bits from `start` (ground_state_words
  * of them) on bfs_threads(o->threads) threads, into r; 0 when states are
- * not bits here (nothing done).  Throws GDL_ELIMIT at a limit, with the
+ * not bits here (nothing done).  States are stored without step counter
+ * C (NULL: none; clock.c).  Throws GDL_ELIMIT at a limit, with the
  * counts so far in r. */
 int bfs_levels(gdl_ctx *ctx, const gdl_solve_opts *o, gdl_solve_result *r,
-               const uint32_t *start);
+               const uint32_t *start, const clk_t *C);
 /* The threads a search runs on when `asked` (0: the machine's cores). */
 unsigned bfs_threads(unsigned asked);
 
@@ -426,6 +429,11 @@ est_t *est_build(gdl_ctx *ctx);
 void est_state(est_t *E, const uint32_t *w, uint32_t *hmax, uint32_t *hff);
 /* 1 when, by the latched fluents of state w, goal 100 can never hold. */
 int est_dead(est_t *E, const uint32_t *w);
+/* 1 when, wherever proposition a holds, one of rules[0, n) fires, as far
+ * as a three-valued evaluation of them shows with what a holding forces
+ * (the literals of a's one rule, and so on) fixed and the rest unknown. */
+int est_forces(gdl_ctx *ctx, est_t *E, uint32_t a, const uint32_t *rules,
+               uint32_t n);
 /* The fluents found latched. */
 uint32_t est_latches(const est_t *E);
 /* 1 when fluent slot s, once it has value v (0 or 1), keeps it. */
@@ -449,6 +457,24 @@ void stub_free(gdl_ctx *ctx, stub_t *T);
  * the state. */
 size_t stub_reduce(gdl_ctx *ctx, stub_t *T, const gdl_term *mv, size_t n,
                    const gdl_term **out);
+
+/* ---- step counters (clock.c) ----------------------------------------- */
+
+/* A step counter (see clock.c for what one is and why leaving it out of
+ * the stored states loses no plan): its fluents' bits in a state, and
+ * their values after each number of moves from a search's start. */
+/* The counter of the grounded network from `start` (bits), or NULL where
+ * the rules have none. */
+clk_t *clk_start(gdl_ctx *ctx, const uint32_t *start);
+void clk_free(gdl_ctx *ctx, clk_t *C);
+/* State w (bits) without the counter, and with its value after `depth`
+ * moves. */
+void clk_out(const clk_t *C, uint32_t *w);
+void clk_in(const clk_t *C, uint32_t *w, uint32_t depth);
+/* The fluent slots it has (0 for NULL). */
+uint32_t clk_slots(const clk_t *C);
+/* 1 when it can end the game (terminal reads it), 0 for NULL. */
+int clk_ends(const clk_t *C);
 
 /* ---- loading (load.c) ------------------------------------------------- */
 
@@ -588,6 +614,10 @@ struct gdl_ctx {
   est_t *est;                  /* its estimator, once a search asked */
   stub_t *stub;                /* its stubborn sets, once a search asked */
   int stub_tried;              /* ... (NULL: the rules do not allow them) */
+  uint32_t *clk_mask;          /* its step counter's slots (clock.c), */
+  uint32_t clk_slots;          /* ... how many (0: none), */
+  int clk_ends;                /* ... whether terminal reads them, */
+  int clk_tried;               /* ... once a search asked */
   int ground_off;              /* built, but the interpreter is chosen */
   gdl_state cur;               /* the current state (for questions) */
   int db_state;                /* the database holds the current state */

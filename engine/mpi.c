@@ -99,6 +99,9 @@ typedef struct {
   int stop;                        /* this rank's STOP_ reason */
   gbatch_t *B;
   const uint32_t *lane[64];
+  clk_t *C;                        /* a step counter stored states are
+                                      without (clock.c), or NULL */
+  uint32_t *clocked;               /* ... the lanes with it put back */
   uint32_t *out;                   /* a batch's children */
   uint64_t outcap;
   /* the store: local id -> bits (words each) and info */
@@ -277,6 +280,23 @@ static int send_child(mb_t *M, const uint32_t *w, uint64_t ppos, uint64_t j,
   return 1;
 }
 
+/* Stored states [b, b + n) of depth `level` into the batch's lanes, with
+ * the step counter put back. */
+static void lanes_in(mb_t *M, uint64_t b, uint32_t n, unsigned level)
+{
+  uint32_t l;
+  for (l = 0; l < n; l++) {
+    M->lane[l] = state_bits(M, b + l);
+    if (M->C) {
+      uint32_t *w = M->clocked + (size_t)l * M->words;
+      memcpy(w, M->lane[l], M->words * sizeof *w);
+      clk_in(M->C, w, level);
+      M->lane[l] = w;
+    }
+  }
+  gbatch_states(M->B, M->lane, n);
+}
+
 /* The terminal lanes tested: the best goal (by level, position) and goal
  * 100.  Returns the lanes to expand, their joint moves in j[]. */
 static uint64_t take_up(mb_t *M, uint64_t b, uint32_t n, unsigned level,
@@ -284,9 +304,7 @@ static uint64_t take_up(mb_t *M, uint64_t b, uint32_t n, unsigned level,
 {
   uint64_t term, lanes = 0;
   uint32_t l;
-  for (l = 0; l < n; l++)
-    M->lane[l] = state_bits(M, b + l);
-  gbatch_states(M->B, M->lane, n);
+  lanes_in(M, b, n, level);
   term = gbatch_terminal(M->B);
   for (l = 0; l < n; l++) {
     uint64_t pos = M->st[b + l].pos;
@@ -312,15 +330,18 @@ static uint64_t take_up(mb_t *M, uint64_t b, uint32_t n, unsigned level,
 }
 
 /* The children of the lanes, each lane's in the order of its joint moves,
- * to M->out: lane l's from off[l] (as in bfs.c). */
+ * to M->out without the step counter: lane l's from off[l] (as in
+ * bfs.c). */
 static int make_children(mb_t *M, uint64_t lanes, const uint64_t *j,
                          uint64_t *off)
 {
-  uint64_t total = gbatch_layout(lanes, j, off);
+  uint64_t total = gbatch_layout(lanes, j, off), c;
   if (!grow(M, (void **)&M->out, &M->outcap, total * M->words + 1,
             sizeof *M->out))
     return 0;
   gbatch_expand(M->B, lanes, off, M->out);
+  for (c = 0; M->C && c < total; c++)
+    clk_out(M->C, M->out + c * M->words);
   return 1;
 }
 
@@ -568,8 +589,7 @@ static void plan_back(mb_t *M, int tr, uint32_t tl, unsigned len)
     }
     MPI_Bcast(p, 3, MPI_UINT32_T, tr, M->comm);
     if (M->rank == (int)p[0]) {
-      M->lane[0] = state_bits(M, p[1]);
-      gbatch_states(M->B, M->lane, 1);
+      lanes_in(M, p[1], 1, lv - 1);
       gbatch_joint(M->B, 0, p[2], mv);
     }
     MPI_Bcast(mv, (int)M->k, MPI_UINT32_T, (int)p[0], M->comm);
@@ -706,7 +726,7 @@ static int end_level(mb_t *M, unsigned d, uint64_t newlo, uint64_t *nd,
 
 /* The search from the start state's bits; res filled on every rank, and
  * *kept the states this rank holds. */
-static void search(mb_t *M, const uint32_t *start, uint64_t *kept)
+static void search(mb_t *M, uint32_t *start, uint64_t *kept)
 {
   uint64_t nd = 1, front = 1, newlo;
   unsigned d;
@@ -714,6 +734,11 @@ static void search(mb_t *M, const uint32_t *start, uint64_t *kept)
   M->res->stored = 1;
   M->tcap = 1024;
   M->table = ctx_alloc(M->ctx, (size_t)M->tcap * sizeof *M->table);
+  if (M->o->counter >= 0 && (M->C = clk_start(M->ctx, start)) != NULL) {
+    M->clocked = ctx_alloc(M->ctx, (size_t)64 * M->words * sizeof *M->clocked);
+    M->res->counter = clk_slots(M->C);
+    clk_out(M->C, start);
+  }
   if (owner(M, hash_bits(start, M->words)) == M->rank) {
     uint32_t lid = add(M, start, hash_bits(start, M->words));
     if (lid != NONE)
@@ -930,6 +955,7 @@ static int run(mb_t *M, int saved)
   M->res->threads = 1;
   search(M, start, &kept);
   M->res->optimal = M->res->status == GDL_SOLVED;
+  M->res->goal_bound = M->res->status == GDL_UNSOLVABLE && clk_ends(M->C);
   M->res->seconds = now() - M->t0;
   if (M->res->status == GDL_LIMIT) {
     M->res->plan = NULL;

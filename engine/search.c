@@ -73,6 +73,10 @@ typedef struct {
   /* estimates (estimate.c) */
   est_t *E;                   /* or NULL: every estimate 0 */
   stub_t *T;                  /* or NULL: every legal move searched */
+  clk_t *C;                   /* a step counter left out of stored
+                                 states, or NULL (clock.c) */
+  int reopen;                 /* a stored state reached by fewer moves
+                                 is taken up again (store) */
   int prune;                  /* dead ends left out */
   int best;                   /* BEST_ASTAR or BEST_GBFS, or 0 */
   uint32_t *hval;             /* astar, gbfs: per state, its estimate */
@@ -183,7 +187,9 @@ static void rehash(search_t *S)
 }
 
 /* Adds s (its hash h, state_hash32; parent, moves) unless stored;
- * returns its id, *isnew set. */
+ * returns its id, *isnew 1 when new, 2 when stored but now reached by
+ * fewer moves (S->reopen: it takes the new way), else 0.  With a step
+ * counter, s is without it (unclocked). */
 static uint32_t store(search_t *S, const gdl_state *s, uint32_t h,
                       uint32_t parent, const gdl_term *moves, int *isnew)
 {
@@ -193,8 +199,16 @@ static uint32_t store(search_t *S, const gdl_state *s, uint32_t h,
     for (j = h & S->mask; (e = S->table[j]) != 0; j = (j + 1) & S->mask)
       if ((e & ~S->mask) == (h & ~S->mask) &&
           same_state(S, (e & S->mask) - 1, s, h)) {
+        id = (e & S->mask) - 1;
         *isnew = 0;
-        return (e & S->mask) - 1;
+        if (S->reopen && id && S->depth[parent] + 1 < S->depth[id]) {
+          /* reached by fewer moves: the shorter way kept */
+          S->parent[id] = parent;
+          S->depth[id] = S->depth[parent] + 1;
+          COPY(S->moves + (size_t)id * S->k, moves, S->k * sizeof *moves);
+          *isnew = 2;
+        }
+        return id;
       }
   if (S->o->max_states && S->nstates >= S->o->max_states)
     ctx_throw(ctx, GDL_ELIMIT, "state limit of %llu reached",
@@ -249,6 +263,15 @@ static uint32_t store(search_t *S, const gdl_state *s, uint32_t h,
   return id;
 }
 
+/* State bits w without the step counter, as stored. */
+static void unclocked(search_t *S, uint32_t *w)
+{
+  if (S->C)
+    clk_out(S->C, w);
+}
+
+/* Stored state id into s, the step counter's value at its depth put
+ * back. */
 static void load_state(search_t *S, uint32_t id, gdl_state *s)
 {
   gdl_ctx *ctx = S->ctx;
@@ -260,6 +283,8 @@ static void load_state(search_t *S, uint32_t id, gdl_state *s)
   }
   COPY(s->facts, f, n * sizeof *s->facts);
   s->n = n;
+  if (S->C)
+    clk_in(S->C, s->facts, S->depth[id]);
 }
 
 /* The plan to state id, from the parents. */
@@ -590,11 +615,13 @@ static int bfs_each(search_t *S, void *arg, size_t place)
   }
   k->off = c->nfacts;
   k->n = n;
-  k->hash = state_hash32(S, S->child.facts, n);
   if (S->words)
     copy_words(c->facts + c->nfacts, S->child.facts, n);
   else
     COPY(c->facts + c->nfacts, S->child.facts, n * sizeof *c->facts);
+  if (!S->together)           /* (together: once estimated, store_kids) */
+    unclocked(S, c->facts + c->nfacts);
+  k->hash = state_hash32(S, c->facts + c->nfacts, n);
   for (r = 0; r < S->k; r++)
     c->moves[at * S->k + r] = S->joint[r];
   c->nfacts += n;
@@ -657,8 +684,13 @@ static void store_kids(search_t *S, bfs_arg *a, kids_t *c)
       keep_bits(S, c->facts + c->kids[i].off, c->moves + i * S->k);
     estimate_kids(S);
     for (i = 0; i < c->nkids; i++)
-      if (S->kdead[i])
+      if (S->kdead[i]) {
         c->kids[i].n = PRUNED;
+      } else if (S->C) {
+        unclocked(S, c->facts + c->kids[i].off);
+        c->kids[i].hash = state_hash32(S, c->facts + c->kids[i].off,
+                                       c->kids[i].n);
+      }
   }
   for (i = 0; S->mask && i < c->nkids; i++) {
     if (c->kids[i].n == PRUNED)
@@ -732,6 +764,20 @@ static void start_state(search_t *S)
   }
   if (!S->words)               /* estimates are of states as bits */
     S->E = NULL;
+  if (S->words && S->o->counter >= 0 && S->o->algorithm != GDL_IDDFS &&
+      S->o->algorithm != GDL_IDASTAR) {
+    S->C = clk_start(ctx, S->cur.facts);
+    S->res->counter = clk_slots(S->C);
+  }
+  S->reopen = S->best == BEST_ASTAR || S->C;
+}
+
+/* Stores the start, without its step counter, as state 0. */
+static void store_start(search_t *S)
+{
+  int isnew;
+  unclocked(S, S->cur.facts);
+  store(S, &S->cur, state_hash32(S, S->cur.facts, S->cur.n), 0, NULL, &isnew);
 }
 
 static void search_bfs(search_t *S, int dfs)
@@ -741,15 +787,14 @@ static void search_bfs(search_t *S, int dfs)
   bfs_arg a;
   uint32_t next = 0, id;
   unsigned depth = 0;
-  int isnew;
   memset(&a, 0, sizeof a);
   a.dfs = dfs;
   start_state(S);
   r->threads = 1;
   if (!dfs && S->words && !(S->prune && S->E) &&
-      bfs_levels(ctx, S->o, r, S->cur.facts))
+      bfs_levels(ctx, S->o, r, S->cur.facts, S->C))
     return;                    /* by levels, 64 states at a time (bfs.c) */
-  store(S, &S->cur, state_hash32(S, S->cur.facts, S->cur.n), 0, NULL, &isnew);
+  store_start(S);
   if (dfs) {
     GROW(ctx, a.stack, a.stackcap, 0);
     a.stack[a.nstack++] = 0;
@@ -1154,22 +1199,20 @@ static void push_state(search_t *S, uint32_t id)
 
 /* Child s of state parent, made by `moves`, its estimate h: stored, and
  * taken up later, unless it was reached before by as few moves. */
-static void best_child(search_t *S, uint32_t parent, const gdl_state *s,
+static void best_child(search_t *S, uint32_t parent, gdl_state *s,
                        const gdl_term *moves, uint32_t h)
 {
   uint32_t id;
   int isnew;
+  unclocked(S, s->facts);
   id = store(S, s, state_hash32(S, s->facts, s->n), parent, moves, &isnew);
-  if (isnew) {
+  if (isnew == 1) {
     S->hval[id] = h;
     S->closed[id] = S->best == BEST_GBFS && S->fanout <= EAGER_FANOUT
                         ? EVALUATED : 0;
-  } else if (S->best == BEST_ASTAR && S->depth[parent] + 1 < S->depth[id]) {
-    /* reached by fewer moves: the shorter way kept, taken up again */
-    S->parent[id] = parent;
-    S->depth[id] = S->depth[parent] + 1;
-    COPY(S->moves + (size_t)id * S->k, moves, S->k * sizeof *S->moves);
-    S->closed[id] = 0;
+  } else if (isnew == 2) {     /* reached by fewer moves: taken up again */
+    if (S->closed[id] == 1)    /* (its estimate is its own by now) */
+      S->closed[id] = S->best == BEST_GBFS ? EVALUATED : 0;
   } else {
     return;
   }
@@ -1216,13 +1259,12 @@ static void search_best(search_t *S, int which)
 {
   gdl_solve_result *r = S->res;
   uint32_t id, hm, hf;
-  int isnew;
   S->best = which;
   start_state(S);
   if (!estimate(S, S->cur.facts, &hm, &hf))
     goto none;                 /* the start is a dead end */
   r->estimate = hm;
-  store(S, &S->cur, state_hash32(S, S->cur.facts, S->cur.n), 0, NULL, &isnew);
+  store_start(S);
   S->hval[0] = which == BEST_ASTAR ? hm : hf;
   push_state(S, 0);
   while (S->nheap) {
@@ -1296,6 +1338,7 @@ static void release(search_t *S)
   ctx_free(ctx, S->khm);
   ctx_free(ctx, S->khf);
   ctx_free(ctx, S->kdead);
+  clk_free(ctx, S->C);
   if (S->Es) {
     unsigned t;
     for (t = 1; t < S->nthreads; t++)
@@ -1309,6 +1352,9 @@ static void release(search_t *S)
 
 static void finish(search_t *S)
 {
+  /* a board reached again by more moves, left out, may have ended the
+   * game by the counter there: the best goal is the best found */
+  S->res->goal_bound = S->res->status == GDL_UNSOLVABLE && clk_ends(S->C);
   S->res->seconds = ctx_clock() - S->t0;
   S->res->peak_memory = gdl_memory_peak(S->ctx);
   if (S->o->progress)

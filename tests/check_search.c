@@ -459,6 +459,65 @@ START_TEST(test_stubborn_not)
 }
 END_TEST
 
+/* Step counters (clock.c).  Where only terminal reads the counter and
+ * goal 100 ends the game by itself, each search but iddfs and idastar
+ * stores states without it: the same shortest length, fewer states, for
+ * each of the searches that take a stored state up again when reached by
+ * fewer moves.  Where goal 100 needs the counter to end the game, or goal
+ * reads it, it stays: those plans need their exact length. */
+static const struct {
+  const char *file;
+  int length;         /* shortest; -1: no plan */
+  int counter;        /* left out */
+} counted[] = {
+  { "tests/counter/lamps-timed.kif", 2, 1 },
+  { "tests/counter/lamps-exact.kif", 4, 0 },
+  { "tests/counter/lamps-goal-step.kif", 4, 0 },
+  { "tests/counter/lamps-stuck.kif", -1, 1 },
+  { "single/aipsrovers01.kif", 10, 1 },
+  { "single/chineseCheckers1.kif", 11, 1 },
+  { "single/hanoi_6_disks.kif", 63, 1 },
+};
+
+START_TEST(test_counter)
+{
+  const char *f = counted[_i].file;
+  gdl_ctx *ctx = load_path(strncmp(f, "tests/", 6) ? tu_corpus(f) : f, 0);
+  static const gdl_algorithm algs[] = { GDL_BFS, GDL_ASTAR, GDL_DFS,
+                                        GDL_GBFS };
+  size_t a;
+  for (a = 0; a < sizeof algs / sizeof *algs; a++) {
+    gdl_solve_opts o;
+    gdl_solve_result with, without;
+    memset(&o, 0, sizeof o);
+    o.algorithm = algs[a];
+    ck_assert_int_eq(gdl_solve(ctx, &o, &with), GDL_OK);
+    ck_assert_msg((with.counter > 0) == counted[_i].counter, "%s: %s: "
+                  "counter %u", f, gdl_algorithm_name(algs[a]),
+                  (unsigned)with.counter);
+    o.counter = -1;
+    ck_assert_int_eq(gdl_solve(ctx, &o, &without), GDL_OK);
+    ck_assert_int_eq(without.counter, 0);
+    ck_assert_int_eq(without.goal_bound, 0);
+    ck_assert_int_eq(with.status, without.status);
+    ck_assert_int_eq(with.status, counted[_i].length < 0 ? GDL_UNSOLVABLE
+                                                          : GDL_SOLVED);
+    if (with.status == GDL_SOLVED) {
+      ck_assert_int_eq(replay(ctx, &with), 100);
+      if (algs[a] == GDL_BFS || algs[a] == GDL_ASTAR)
+        ck_assert_int_eq((int)with.length, counted[_i].length);
+    } else {               /* the best goal: found, not proven, when left
+                              out (the counter ends the game) */
+      ck_assert_int_eq(with.goal_bound, with.counter > 0);
+      ck_assert_int_le(with.goal, without.goal);
+    }
+    if (algs[a] == GDL_BFS)
+      ck_assert_uint_le(with.expanded, without.expanded);
+  }
+  gdl_free(ctx);
+}
+END_TEST
+
 /* ---- small puzzles without a plan, written here ----------------------- */
 
 /* Four positions on a cycle, no terminal state at all. */
@@ -824,6 +883,7 @@ Suite *search_suite(void)
   tcase_add_loop_test(tc, test_fewest_first, 0, N(tours));
   tcase_add_loop_test(tc, test_stubborn, 0, N(reduced));
   tcase_add_test(tc, test_stubborn_not);
+  tcase_add_loop_test(tc, test_counter, 0, N(counted));
   suite_add_tcase(s, tc);
 
   tc = tcase_create("unsolvable");

@@ -25,6 +25,7 @@ typedef struct {
   int fewest_first;           /* solve: --fewest-first */
   int stubborn;               /* solve: --no-stubborn: -1 */
   int counter;                /* solve: --no-counter: -1 */
+  int shorten;                /* solve: --shorten 1, --no-shorten -1 */
   unsigned threads;       /* solve --threads (0: one per core) */
   const char *engine;         /* --engine auto|ground|interp */
   double max_seconds;

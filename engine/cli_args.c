@@ -152,7 +152,7 @@ static const struct {
     "                 [--max-seconds S] [--max-memory SIZE] [--engine E]\n"
     "                 [--prune | --no-prune] [--threads N] [--json]\n"
     "                 [--fewest-first] [--no-stubborn] [--no-counter]\n"
-    "                 [--quiet]\n"
+    "                 [--shorten | --no-shorten] [--quiet]\n"
     "Finds a sequence of moves from the initial state to a terminal state\n"
     "where the goal is 100.  Prints the plan, one move per line, then a\n"
     "summary that says whether it is proven shortest.  Algorithms:\n"
@@ -173,6 +173,9 @@ static const struct {
     "default every search but iddfs and idastar leaves them out where only\n"
     "terminal reads them, so that a board reached by more moves is not\n"
     "searched again, which keeps a shortest plan.\n"
+    "--shorten: a plan not proven shortest is made shorter by a search of\n"
+    "its neighbourhood, for up to as long again as the search took (at\n"
+    "least 1 s); auto does so by default, --no-shorten not.\n"
     "--threads N: bfs searches on N threads (default: one per core), and\n"
     "astar, gbfs and pruning estimate on them; the same plan and counts\n"
     "as on one.\n"
@@ -313,6 +316,10 @@ int cli_parse(int argc, char **argv, opts_t *o)
       o->stubborn = -1;
     } else if (OPT("--no-counter")) {
       o->counter = -1;
+    } else if (OPT("--shorten")) {
+      o->shorten = 1;
+    } else if (OPT("--no-shorten")) {
+      o->shorten = -1;
     } else if (OPT("--threads")) {
       VALUE();
       if (parse_size(a, v, 1000, 1, &d))

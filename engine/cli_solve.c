@@ -44,6 +44,7 @@ void solve_options(const opts_t *o, gdl_solve_opts *so)
   so->fewest_first = o->fewest_first;
   so->stubborn = o->stubborn;
   so->counter = o->counter;
+  so->shorten = o->shorten;
   so->threads = o->threads;
   so->max_states = o->max_states;
   so->max_seconds = o->max_seconds;
@@ -101,7 +102,8 @@ int solve_report(gdl_ctx *ctx, const opts_t *o, const gdl_solve_result *r,
            "\"bytes_per_state\": %.1f, \"algorithm\": \"%s\", "
            "\"optimal\": %s, \"pruned\": %llu, \"estimate\": %u, "
            "\"latches\": %u, \"stubborn\": %s, \"counter\": %u, "
-           "\"goal_bound\": %s, \"threads\": %u",
+           "\"goal_bound\": %s, \"shortened_from\": %zu, "
+           "\"threads\": %u",
            (unsigned long long)res.expanded,
            (unsigned long long)res.generated,
            (unsigned long long)res.stored, res.depth, res.seconds,
@@ -110,7 +112,8 @@ int solve_report(gdl_ctx *ctx, const opts_t *o, const gdl_solve_result *r,
            res.optimal ? "true" : "false",
            (unsigned long long)res.pruned, res.estimate, res.latches,
            res.stubborn ? "true" : "false", res.counter,
-           res.goal_bound ? "true" : "false", res.threads);
+           res.goal_bound ? "true" : "false", res.shortened_from,
+           res.threads);
     if (res.status == GDL_LIMIT) {
       printf(", \"limit\": ");
       json_str(res.why);
@@ -121,7 +124,13 @@ int solve_report(gdl_ctx *ctx, const opts_t *o, const gdl_solve_result *r,
       step_text(ctx, res.plan + i * k, k, step, sizeof step);
       printf("%s\n", step);
     }
-    if (res.status == GDL_SOLVED)
+    if (res.status == GDL_SOLVED && res.shortened_from)
+      printf("; solved: %zu move%s (%zu as found, made shorter), goal 100, "
+             "%s (%s)", res.length, res.length == 1 ? "" : "s",
+             res.shortened_from,
+             res.optimal ? "shortest" : "not proven shortest",
+             gdl_algorithm_name(res.found_by));
+    else if (res.status == GDL_SOLVED)
       printf("; solved: %zu move%s, goal 100, %s (%s)", res.length,
              res.length == 1 ? "" : "s",
              res.optimal ? "shortest" : "not proven shortest",

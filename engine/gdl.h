@@ -351,6 +351,9 @@ typedef struct {
   int stubborn;            /* of a state's moves only a stubborn set's
                               (stubborn.c): 0 default, by every search
                               but bfs where the rules allow it; -1 not */
+  int shorten;             /* a plan not proven shortest made shorter by
+                              a search of its neighbourhood: 0 default,
+                              auto's; 1 every search's; -1 none */
   int counter;             /* a step counter's fluents (clock.c) left out
                               of the stored states, put back by depth: 0
                               default, by every search but iddfs and
@@ -379,6 +382,8 @@ typedef struct {
   int stubborn;            /* 1 when the search used stubborn sets */
   uint32_t counter;        /* fluents of a step counter left out of the
                               stored states (0: none) */
+  size_t shortened_from;   /* the length of the plan found before it was
+                              made shorter (opts.shorten; 0: it was not) */
   int goal_bound;          /* unsolvable: goal is the best found, not
                               proven the best reachable (a step counter
                               that can end the game was left out) */

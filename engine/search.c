@@ -26,8 +26,15 @@
  * when taken up), both from a binary heap; IDA* is iterative
  * deepening whose bound is on moves made + h_max.  A successor that is a
  * dead end (no relaxed plan, or a latch against goal 100) is left out
- * where pruning is on.  auto runs A*, then greedy best-first, then
- * depth-first, each with a share of the time, and gives the first result.
+ * where pruning is on.  auto runs A*, bfs, greedy best-first and
+ * depth-first, each with a share of the time (solve_auto), and gives the
+ * first result.
+ *
+ * With a step counter (clock.c), states are stored without it and get it
+ * back by their depth when taken up; a stored state reached again by
+ * fewer moves is taken up again.  A plan not proven shortest is made
+ * shorter (auto's, or any with opts.shorten) by a breadth-first search of
+ * its neighbourhood (search_near).
  */
 #include <stdio.h>
 #include <string.h>
@@ -96,6 +103,11 @@ typedef struct {
   int together;               /* bfs, dfs: dead ends found among a
                                  state's children together (threads) */
   const char *running;        /* the search's name, for progress */
+  const gdl_term *near;       /* search_near: the plan made shorter */
+  size_t nearlen;             /* ... its steps */
+  unsigned radius;            /* ... the moves off it searched */
+  uint64_t uneven;            /* ... states met again by a way of another
+                                 length */
   uint32_t fanout;            /* successors of the state being expanded */
 } search_t;
 
@@ -1317,6 +1329,136 @@ none:
   bytes_per_state(S);
 }
 
+/* ---- a plan made shorter --------------------------------------------- */
+
+/* A plan found by a search that does not prove it shortest is made
+ * shorter by a breadth-first search of its neighbourhood (Nakhost and
+ * Mueller's plan neighbourhood graph search): the states of the plan, and
+ * those at most S->radius moves off it.  The plan itself lies within, so
+ * the search finds a plan no longer, and the shortest of those in the
+ * neighbourhood: a loop of the plan cut out, a detour taken straight. */
+typedef struct {
+  uint32_t *keys, n;          /* the plan's states as stored (words each),
+                                 the start first */
+  uint32_t *tab, mask;        /* ... a hash set of them: index + 1 */
+  uint32_t *tmp;              /* a child as stored */
+  uint8_t *off;               /* per stored state: moves off the plan */
+  uint32_t offcap, parent;
+  uint64_t cut;               /* children left out, too far off */
+} near_t;
+
+static int on_plan(const search_t *S, const near_t *N, const uint32_t *w,
+                   uint32_t h)
+{
+  uint32_t j, e;
+  for (j = h & N->mask; (e = N->tab[j]) != 0; j = (j + 1) & N->mask)
+    if (same_words(N->keys + (size_t)(e - 1) * S->words, w, S->words))
+      return 1;
+  return 0;
+}
+
+/* The plan's states from the start (S->cur), as stored, into N. */
+static void plan_states(search_t *S, near_t *N)
+{
+  gdl_ctx *ctx = S->ctx;
+  uint32_t w = S->words, i, j, *cur;
+  N->n = (uint32_t)S->nearlen + 1;
+  N->keys = ctx_alloc(ctx, ((size_t)N->n * w + 2) * sizeof *N->keys);
+  for (N->mask = 15; N->mask < 2 * N->n; N->mask = N->mask * 2 + 1)
+    ;
+  N->tab = ctx_alloc(ctx, ((size_t)N->mask + 1) * sizeof *N->tab);
+  memset(N->tab, 0, ((size_t)N->mask + 1) * sizeof *N->tab);
+  copy_words(N->keys, S->cur.facts, w);
+  for (i = 0; i < N->n; i++) {
+    cur = N->keys + (size_t)i * w;
+    if (i + 1 < N->n) {        /* the next from the full state */
+      if (S->C)
+        clk_in(S->C, cur, i);
+      ground_set_bits(ctx, cur);
+      ground_next_bits(ctx, S->near + (size_t)i * S->k, cur + w);
+    }
+    unclocked(S, cur);
+    for (j = state_hash32(S, cur, w) & N->mask; N->tab[j];
+         j = (j + 1) & N->mask)
+      ;
+    N->tab[j] = i + 1;
+  }
+  S->played = 0;
+}
+
+/* A child within the neighbourhood stored. */
+static int near_each(search_t *S, void *arg, size_t place)
+{
+  near_t *N = arg;
+  uint32_t h, id, off;
+  int isnew;
+  gdl_state s;
+  (void)place;
+  copy_words(N->tmp, S->child.facts, S->words);
+  unclocked(S, N->tmp);
+  h = state_hash32(S, N->tmp, S->words);
+  off = on_plan(S, N, N->tmp, h) ? 0 : N->off[N->parent] + 1u;
+  if (off > S->radius) {
+    N->cut++;
+    return 0;
+  }
+  s.facts = N->tmp;
+  s.n = s.cap = S->words;
+  id = store(S, &s, h, N->parent, S->joint, &isnew);
+  if (!isnew && S->depth[id] != S->depth[N->parent] + 1)
+    S->uneven++;
+  GROW(S->ctx, N->off, N->offcap, id);
+  if (isnew || off < N->off[id])
+    N->off[id] = (uint8_t)off;
+  return 0;
+}
+
+static void search_near(search_t *S)
+{
+  gdl_ctx *ctx = S->ctx;
+  gdl_solve_result *r = S->res;
+  near_t N;
+  uint32_t id;
+  memset(&N, 0, sizeof N);
+  start_state(S);
+  r->status = GDL_LIMIT;
+  if (!S->words) {
+    snprintf(r->why, sizeof r->why, "states are not bits");
+    return;
+  }
+  N.tmp = ctx_alloc(ctx, (S->words + 2) * sizeof *N.tmp);
+  plan_states(S, &N);
+  store_start(S);
+  GROW(ctx, N.off, N.offcap, 0);
+  N.off[0] = 0;
+  for (id = 0; id < S->nstates; id++) {
+    if ((r->expanded & 255) == 0) {
+      bytes_per_state(S);
+      report(S, S->depth[id], 0);
+    }
+    load_state(S, id, &S->cur);
+    switch (test_state(S, &S->cur, id)) {
+    case 1:                    /* nothing left out: the whole space */
+      r->status = GDL_SOLVED;
+      r->goal = 100;
+      plan_to(S, id);
+      r->depth = (unsigned)r->length;
+      r->optimal = N.cut == 0;
+      id = S->nstates;
+      continue;
+    case -1:
+      continue;
+    }
+    N.parent = id;
+    successors(S, near_each, &N, 1);
+  }
+  bytes_per_state(S);
+  ctx_free(ctx, N.keys);
+  ctx_free(ctx, N.tab);
+  ctx_free(ctx, N.tmp);
+  ctx_free(ctx, N.off);
+}
+
 /* ---- entry ------------------------------------------------------------ */
 
 /* The store and the scratch states go back to the context. */
@@ -1435,7 +1577,9 @@ static gdl_status run_protected(search_t *S)
     S->together = S->prune && S->nthreads > 1 &&
                   (S->o->algorithm == GDL_DFS || S->o->algorithm == GDL_BFS);
   }
-  switch (S->o->algorithm) {
+  if (S->near)
+    search_near(S);
+  else switch (S->o->algorithm) {
   case GDL_IDDFS:
   case GDL_IDASTAR:
     search_iddfs(S, S->o->algorithm == GDL_IDASTAR);
@@ -1465,9 +1609,12 @@ const char *gdl_algorithm_name(gdl_algorithm a)
   return (unsigned)a < sizeof name / sizeof *name ? name[a] : "?";
 }
 
-/* One search, by opts->algorithm (not auto). */
+/* One search, by opts->algorithm (not auto); with `near`, the search of
+ * the neighbourhood of near's plan within `radius` moves (search_near). */
 static gdl_status solve_one(gdl_ctx *ctx, const gdl_solve_opts *opts,
-                            gdl_solve_result *res)
+                            gdl_solve_result *res,
+                            const gdl_solve_result *near, unsigned radius,
+                            uint64_t *uneven)
 {
   search_t S;
   gdl_algorithm a = opts->algorithm;
@@ -1484,6 +1631,13 @@ static gdl_status solve_one(gdl_ctx *ctx, const gdl_solve_opts *opts,
   S.best_goal = -1;
   S.prune = opts->prune > 0 || (opts->prune == 0 && informed(a));
   S.running = gdl_algorithm_name(a);
+  if (near) {
+    S.near = near->plan;
+    S.nearlen = near->length;
+    S.radius = radius;
+    S.running = "shorten";
+    S.prune = 0;
+  }
   {
     /* the deadline reaches into the evaluation of a single state too */
     double old = ctx->deadline;
@@ -1493,11 +1647,65 @@ static gdl_status solve_one(gdl_ctx *ctx, const gdl_solve_opts *opts,
       ctx->deadline = S.t0 + opts->max_seconds;
     st = run_protected(&S);
     ctx->deadline = old;
-    res->optimal = res->status == GDL_SOLVED &&
-                   (a == GDL_BFS || a == GDL_IDDFS || a == GDL_ASTAR ||
-                    a == GDL_IDASTAR);
+    if (uneven)
+      *uneven = S.uneven;
+    if (!near)
+      res->optimal = res->status == GDL_SOLVED &&
+                     (a == GDL_BFS || a == GDL_IDDFS || a == GDL_ASTAR ||
+                      a == GDL_IDASTAR);
     return st;
   }
+}
+
+/* A plan not proven shortest made shorter in at most `seconds` (see
+ * search_near), its counts added to res: its neighbourhood within 1
+ * move, then 2, ..., a
+ * round that finds a shorter plan searching around that one at the same
+ * radius; until a round meets a limit, or leaves nothing out (then the
+ * plan is the shortest), or finds nothing and met no state again by a
+ * way of another length than it was stored with (in a peg solitaire
+ * every way to a state has one length: no plan is shorter), or NEAR_IDLE
+ * rounds in a row found nothing, each taking more than a twentieth of
+ * the time (a round that costs little does not count). */
+#define NEAR_RADIUS 64
+#define NEAR_IDLE 3
+static gdl_status shorten(gdl_ctx *ctx, const gdl_solve_opts *opts,
+                          gdl_solve_result *res, double seconds)
+{
+  double t0 = ctx_clock();
+  unsigned radius = 1, idle = 0;
+  size_t first = res->length;
+  gdl_status st = GDL_OK;
+  while (radius <= NEAR_RADIUS && idle < NEAR_IDLE && !res->optimal) {
+    gdl_solve_opts o = *opts;
+    gdl_solve_result nr;
+    uint64_t uneven;
+    o.max_seconds = seconds - (ctx_clock() - t0);
+    if (o.max_seconds <= 0)
+      break;
+    o.algorithm = GDL_BFS;
+    if ((st = solve_one(ctx, &o, &nr, res, radius, &uneven)) != GDL_OK)
+      break;
+    res->expanded += nr.expanded;
+    res->generated += nr.generated;
+    if (nr.status != GDL_SOLVED)
+      break;
+    if (nr.length < res->length || nr.optimal) {
+      res->plan = nr.plan;
+      res->length = nr.length;
+      res->optimal = nr.optimal;
+      idle = 0;
+    } else if (!uneven) {      /* every state met again by as many
+                                  moves: a shorter way is not in sight */
+      break;
+    } else {
+      radius++;
+      idle += nr.seconds > seconds / 20;
+    }
+  }
+  if (res->length < first)
+    res->shortened_from = first;
+  return st;
 }
 
 /* auto: a portfolio, each search with a share of the time; the first to
@@ -1548,7 +1756,7 @@ static gdl_status solve_auto(gdl_ctx *ctx, const gdl_solve_opts *opts,
     }
     if (plan[i].a == GDL_DFS && o.prune == 0)
       o.prune = i + 1 == np ? 1 : -1;   /* the glance blind, the last not */
-    st = solve_one(ctx, &o, res);
+    st = solve_one(ctx, &o, res, NULL, 0, NULL);
     expanded += res->expanded;
     generated += res->generated;
     npruned += res->pruned;
@@ -1591,7 +1799,22 @@ gdl_status gdl_solve(gdl_ctx *ctx, const gdl_solve_opts *opts,
     ctx_setmsg(ctx, "no such search algorithm");
     return GDL_EINPUT;
   }
-  if (opts->algorithm == GDL_AUTO)
-    return solve_auto(ctx, opts, res);
-  return solve_one(ctx, opts, res);
+  {
+    double t0 = ctx_clock(), spent, most;
+    gdl_status st = opts->algorithm == GDL_AUTO
+                        ? solve_auto(ctx, opts, res)
+                        : solve_one(ctx, opts, res, NULL, 0, NULL);
+    if (st != GDL_OK || res->status != GDL_SOLVED || res->optimal ||
+        opts->shorten < 0 ||
+        (opts->shorten == 0 && opts->algorithm != GDL_AUTO))
+      return st;
+    /* half as long as the search took (at least 1 s), within the limit */
+    spent = ctx_clock() - t0;
+    most = spent / 2 > 1 ? spent / 2 : 1;
+    if (opts->max_seconds > 0 && opts->max_seconds - spent < most)
+      most = opts->max_seconds - spent;
+    st = shorten(ctx, opts, res, most);
+    res->seconds = ctx_clock() - t0;
+    return st;
+  }
 }

@@ -518,6 +518,50 @@ START_TEST(test_counter)
 }
 END_TEST
 
+/* A plan not proven shortest made shorter (opts.shorten, auto's default):
+ * dfs's and gbfs's plans on the 8-puzzles come out no longer (dfs's far
+ * shorter), replay to goal 100, say how long they were when shorter, and
+ * are never shorter than the shortest; a shortest plan is left alone. */
+START_TEST(test_shorten)
+{
+  static const struct { const char *file; int shortest; } p[] = {
+    { "puzzles/eight-puzzle-easy.kif", 6 },
+    { "puzzles/eight-puzzle-31.kif", 31 },
+  };
+  gdl_ctx *ctx = load_path(p[_i].file, 0);
+  static const gdl_algorithm algs[] = { GDL_DFS, GDL_GBFS, GDL_BFS };
+  size_t a;
+  for (a = 0; a < sizeof algs / sizeof *algs; a++) {
+    gdl_solve_opts o;
+    gdl_solve_result raw, sh;
+    memset(&o, 0, sizeof o);
+    o.algorithm = algs[a];
+    ck_assert_int_eq(gdl_solve(ctx, &o, &raw), GDL_OK);
+    ck_assert_int_eq(raw.shortened_from, 0);
+    o.shorten = 1;
+    ck_assert_int_eq(gdl_solve(ctx, &o, &sh), GDL_OK);
+    ck_assert_int_eq(sh.status, GDL_SOLVED);
+    ck_assert_int_eq(replay(ctx, &sh), 100);
+    ck_assert_int_ge((int)sh.length, p[_i].shortest);
+    if (raw.optimal) {         /* bfs: nothing to do */
+      ck_assert_int_eq(sh.shortened_from, 0);
+      ck_assert_int_eq((int)sh.length, p[_i].shortest);
+    } else {                   /* (how much shorter depends on the time
+                                  it had; dfs's tens of thousands of moves
+                                  lose most at the first round) */
+      ck_assert_uint_le(sh.length, raw.length);
+      ck_assert_uint_eq(sh.shortened_from,
+                        sh.length < raw.length ? raw.length : 0);
+      if (algs[a] == GDL_DFS)
+        ck_assert_uint_lt(sh.length, raw.length / 10);
+    }
+    if (sh.optimal)
+      ck_assert_int_eq((int)sh.length, p[_i].shortest);
+  }
+  gdl_free(ctx);
+}
+END_TEST
+
 /* ---- small puzzles without a plan, written here ----------------------- */
 
 /* Four positions on a cycle, no terminal state at all. */
@@ -884,6 +928,7 @@ Suite *search_suite(void)
   tcase_add_loop_test(tc, test_stubborn, 0, N(reduced));
   tcase_add_test(tc, test_stubborn_not);
   tcase_add_loop_test(tc, test_counter, 0, N(counted));
+  tcase_add_loop_test(tc, test_shorten, 0, 2);
   suite_add_tcase(s, tc);
 
   tc = tcase_create("unsolvable");

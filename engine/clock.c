@@ -66,7 +66,8 @@ typedef struct {
   uint32_t *bh_lo, *bh;        /* rules by head */
   uint32_t *rd_lo, *rd;        /* rules by input */
   uint32_t *nx_lo, *nx;        /* slots by their `next` proposition */
-  uint8_t *auton;              /* per slot: autonomous */
+  uint8_t *auton;              /* per slot: autonomous; then, in the
+                                  clock */
   uint8_t *dep;                /* per proposition: reads a move or a
                                   fluent that is not autonomous */
   uint8_t *need;               /* per proposition: read by more than the
@@ -177,6 +178,52 @@ static void needs(scan_t *A, uint32_t p)
   }
 }
 
+/* Whether what p reads, through the rules, comes to the `true` of a slot
+ * outside the clock (stamp marks what was seen). */
+static int reads_outside(scan_t *A, uint32_t p, uint32_t *seen, uint32_t stamp)
+{
+  ground_t *G = A->G;
+  uint32_t j, k;
+  A->nstack = 0;
+  push(A, p);
+  seen[p] = stamp;
+  while (A->nstack) {
+    p = A->stack[--A->nstack];
+    if (G->tslot[p] && !A->auton[G->tslot[p] - 1])
+      return 1;
+    for (j = A->bh_lo[p]; j < A->bh_lo[p + 1]; j++) {
+      uint32_t r = A->bh[j];
+      for (k = G->in_lo[r]; k < G->in_lo[r + 1]; k++)
+        if (seen[G->in[k] >> 1] != stamp) {
+          seen[G->in[k] >> 1] = stamp;
+          push(A, G->in[k] >> 1);
+        }
+    }
+  }
+  return 0;
+}
+
+/* The clock (auton[]) made to read only itself: a slot whose `next`
+ * reads a fluent outside it (an autonomous one that something else needs)
+ * leaves it, until none does, so that its values follow from its own. */
+static void self_contained(scan_t *A)
+{
+  ground_t *G = A->G;
+  uint32_t *seen = ctx_alloc(A->ctx, (G->nprops + 1) * sizeof *seen);
+  uint32_t stamp = 0, i;
+  int changed = 1;
+  memset(seen, 0, (G->nprops + 1) * sizeof *seen);
+  while (changed) {
+    changed = 0;
+    for (i = 0; i < G->nnext; i++)
+      if (A->auton[i] && reads_outside(A, G->next[i].prop, seen, ++stamp)) {
+        A->auton[i] = 0;
+        changed = 1;
+      }
+  }
+  ctx_free(A->ctx, seen);
+}
+
 /* The rules of terminal as a disjunction into out[] (see above): a rule
  * of one positive literal naming a proposition of rules stands for them. */
 static uint32_t disjuncts(scan_t *A, uint32_t term, uint32_t *out,
@@ -265,9 +312,12 @@ static uint32_t clock_slots(gdl_ctx *ctx, ground_t *G, uint32_t words,
     for (i = G->in_lo[dis[j]]; i < G->in_lo[dis[j] + 1]; i++)
       needs(&A, G->in[i] >> 1);
   }
+  for (i = 0; i < G->ntslots; i++)     /* auton[] becomes the clock */
+    A.auton[i] = A.auton[i] && (G->tprop[i] == NONE || !A.need[G->tprop[i]]);
+  self_contained(&A);
   memset(mask, 0, words * sizeof *mask);
   for (i = 0; i < G->ntslots; i++)
-    if (A.auton[i] && (G->tprop[i] == NONE || !A.need[G->tprop[i]])) {
+    if (A.auton[i]) {
       mask[i >> 5] |= 1u << (i & 31);
       nslots++;
     }

@@ -45,6 +45,22 @@
 #include <pthread.h>
 #endif
 
+/* search_near's: the plan whose neighbourhood is searched */
+typedef struct {
+  const gdl_term *plan;
+  size_t len;                 /* its steps */
+  unsigned radius;            /* the moves off it searched */
+  uint32_t *keys, n;          /* its states as stored (words each), the
+                                 start first */
+  uint32_t *tab, mask;        /* ... a hash set of them: index + 1 */
+  uint32_t *tmp;              /* a child as stored */
+  uint8_t *off;               /* per stored state: moves off the plan */
+  uint32_t offcap, parent;
+  uint64_t cut;               /* children left out, too far off */
+  uint64_t uneven;            /* states met again by a way of another
+                                 length */
+} near_t;
+
 typedef struct {
   gdl_ctx *ctx;
   const gdl_solve_opts *o;
@@ -103,11 +119,7 @@ typedef struct {
   int together;               /* bfs, dfs: dead ends found among a
                                  state's children together (threads) */
   const char *running;        /* the search's name, for progress */
-  const gdl_term *near;       /* search_near: the plan made shorter */
-  size_t nearlen;             /* ... its steps */
-  unsigned radius;            /* ... the moves off it searched */
-  uint64_t uneven;            /* ... states met again by a way of another
-                                 length */
+  near_t *N;                  /* search_near's, or NULL */
   uint32_t fanout;            /* successors of the state being expanded */
 } search_t;
 
@@ -1337,16 +1349,6 @@ none:
  * those at most S->radius moves off it.  The plan itself lies within, so
  * the search finds a plan no longer, and the shortest of those in the
  * neighbourhood: a loop of the plan cut out, a detour taken straight. */
-typedef struct {
-  uint32_t *keys, n;          /* the plan's states as stored (words each),
-                                 the start first */
-  uint32_t *tab, mask;        /* ... a hash set of them: index + 1 */
-  uint32_t *tmp;              /* a child as stored */
-  uint8_t *off;               /* per stored state: moves off the plan */
-  uint32_t offcap, parent;
-  uint64_t cut;               /* children left out, too far off */
-} near_t;
-
 static int on_plan(const search_t *S, const near_t *N, const uint32_t *w,
                    uint32_t h)
 {
@@ -1362,7 +1364,7 @@ static void plan_states(search_t *S, near_t *N)
 {
   gdl_ctx *ctx = S->ctx;
   uint32_t w = S->words, i, j, *cur;
-  N->n = (uint32_t)S->nearlen + 1;
+  N->n = (uint32_t)N->len + 1;
   N->keys = ctx_alloc(ctx, ((size_t)N->n * w + 2) * sizeof *N->keys);
   for (N->mask = 15; N->mask < 2 * N->n; N->mask = N->mask * 2 + 1)
     ;
@@ -1375,7 +1377,7 @@ static void plan_states(search_t *S, near_t *N)
       if (S->C)
         clk_in(S->C, cur, i);
       ground_set_bits(ctx, cur);
-      ground_next_bits(ctx, S->near + (size_t)i * S->k, cur + w);
+      ground_next_bits(ctx, N->plan + (size_t)i * S->k, cur + w);
     }
     unclocked(S, cur);
     for (j = state_hash32(S, cur, w) & N->mask; N->tab[j];
@@ -1398,7 +1400,7 @@ static int near_each(search_t *S, void *arg, size_t place)
   unclocked(S, N->tmp);
   h = state_hash32(S, N->tmp, S->words);
   off = on_plan(S, N, N->tmp, h) ? 0 : N->off[N->parent] + 1u;
-  if (off > S->radius) {
+  if (off > N->radius) {
     N->cut++;
     return 0;
   }
@@ -1406,7 +1408,7 @@ static int near_each(search_t *S, void *arg, size_t place)
   s.n = s.cap = S->words;
   id = store(S, &s, h, N->parent, S->joint, &isnew);
   if (!isnew && S->depth[id] != S->depth[N->parent] + 1)
-    S->uneven++;
+    N->uneven++;
   GROW(S->ctx, N->off, N->offcap, id);
   if (isnew || off < N->off[id])
     N->off[id] = (uint8_t)off;
@@ -1417,20 +1419,18 @@ static void search_near(search_t *S)
 {
   gdl_ctx *ctx = S->ctx;
   gdl_solve_result *r = S->res;
-  near_t N;
+  near_t *N = S->N;
   uint32_t id;
-  memset(&N, 0, sizeof N);
   start_state(S);
   r->status = GDL_LIMIT;
-  if (!S->words) {
-    snprintf(r->why, sizeof r->why, "states are not bits");
-    return;
-  }
-  N.tmp = ctx_alloc(ctx, (S->words + 2) * sizeof *N.tmp);
-  plan_states(S, &N);
+  snprintf(r->why, sizeof r->why, "no plan in the neighbourhood");
+  if (!S->words)
+    return;                    /* (states of facts: the interpreter) */
+  N->tmp = ctx_alloc(ctx, (S->words + 2) * sizeof *N->tmp);
+  plan_states(S, N);
   store_start(S);
-  GROW(ctx, N.off, N.offcap, 0);
-  N.off[0] = 0;
+  GROW(ctx, N->off, N->offcap, 0);
+  N->off[0] = 0;
   for (id = 0; id < S->nstates; id++) {
     if ((r->expanded & 255) == 0) {
       bytes_per_state(S);
@@ -1438,25 +1438,22 @@ static void search_near(search_t *S)
     }
     load_state(S, id, &S->cur);
     switch (test_state(S, &S->cur, id)) {
-    case 1:                    /* nothing left out: the whole space */
+    case 1:
       r->status = GDL_SOLVED;
       r->goal = 100;
       plan_to(S, id);
       r->depth = (unsigned)r->length;
-      r->optimal = N.cut == 0;
-      id = S->nstates;
-      continue;
+      /* with nothing left out so far, a breadth-first search of all */
+      r->optimal = N->cut == 0;
+      bytes_per_state(S);
+      return;
     case -1:
       continue;
     }
-    N.parent = id;
-    successors(S, near_each, &N, 1);
+    N->parent = id;
+    successors(S, near_each, N, 1);
   }
   bytes_per_state(S);
-  ctx_free(ctx, N.keys);
-  ctx_free(ctx, N.tab);
-  ctx_free(ctx, N.tmp);
-  ctx_free(ctx, N.off);
 }
 
 /* ---- entry ------------------------------------------------------------ */
@@ -1481,6 +1478,12 @@ static void release(search_t *S)
   ctx_free(ctx, S->khf);
   ctx_free(ctx, S->kdead);
   clk_free(ctx, S->C);
+  if (S->N) {
+    ctx_free(ctx, S->N->keys);
+    ctx_free(ctx, S->N->tab);
+    ctx_free(ctx, S->N->tmp);
+    ctx_free(ctx, S->N->off);
+  }
   if (S->Es) {
     unsigned t;
     for (t = 1; t < S->nthreads; t++)
@@ -1577,7 +1580,7 @@ static gdl_status run_protected(search_t *S)
     S->together = S->prune && S->nthreads > 1 &&
                   (S->o->algorithm == GDL_DFS || S->o->algorithm == GDL_BFS);
   }
-  if (S->near)
+  if (S->N)
     search_near(S);
   else switch (S->o->algorithm) {
   case GDL_IDDFS:
@@ -1609,12 +1612,10 @@ const char *gdl_algorithm_name(gdl_algorithm a)
   return (unsigned)a < sizeof name / sizeof *name ? name[a] : "?";
 }
 
-/* One search, by opts->algorithm (not auto); with `near`, the search of
- * the neighbourhood of near's plan within `radius` moves (search_near). */
+/* One search, by opts->algorithm (not auto); with N, the search of the
+ * neighbourhood of its plan (search_near). */
 static gdl_status solve_one(gdl_ctx *ctx, const gdl_solve_opts *opts,
-                            gdl_solve_result *res,
-                            const gdl_solve_result *near, unsigned radius,
-                            uint64_t *uneven)
+                            gdl_solve_result *res, near_t *N)
 {
   search_t S;
   gdl_algorithm a = opts->algorithm;
@@ -1631,10 +1632,8 @@ static gdl_status solve_one(gdl_ctx *ctx, const gdl_solve_opts *opts,
   S.best_goal = -1;
   S.prune = opts->prune > 0 || (opts->prune == 0 && informed(a));
   S.running = gdl_algorithm_name(a);
-  if (near) {
-    S.near = near->plan;
-    S.nearlen = near->length;
-    S.radius = radius;
+  if (N) {
+    S.N = N;
     S.running = "shorten";
     S.prune = 0;
   }
@@ -1647,9 +1646,7 @@ static gdl_status solve_one(gdl_ctx *ctx, const gdl_solve_opts *opts,
       ctx->deadline = S.t0 + opts->max_seconds;
     st = run_protected(&S);
     ctx->deadline = old;
-    if (uneven)
-      *uneven = S.uneven;
-    if (!near)
+    if (!N)
       res->optimal = res->status == GDL_SOLVED &&
                      (a == GDL_BFS || a == GDL_IDDFS || a == GDL_ASTAR ||
                       a == GDL_IDASTAR);
@@ -1669,23 +1666,26 @@ static gdl_status solve_one(gdl_ctx *ctx, const gdl_solve_opts *opts,
  * the time (a round that costs little does not count). */
 #define NEAR_RADIUS 64
 #define NEAR_IDLE 3
-static gdl_status shorten(gdl_ctx *ctx, const gdl_solve_opts *opts,
-                          gdl_solve_result *res, double seconds)
+static void shorten(gdl_ctx *ctx, const gdl_solve_opts *opts,
+                    gdl_solve_result *res, double seconds)
 {
   double t0 = ctx_clock();
   unsigned radius = 1, idle = 0;
   size_t first = res->length;
-  gdl_status st = GDL_OK;
   while (radius <= NEAR_RADIUS && idle < NEAR_IDLE && !res->optimal) {
     gdl_solve_opts o = *opts;
     gdl_solve_result nr;
-    uint64_t uneven;
+    near_t N;
     o.max_seconds = seconds - (ctx_clock() - t0);
     if (o.max_seconds <= 0)
       break;
     o.algorithm = GDL_BFS;
-    if ((st = solve_one(ctx, &o, &nr, res, radius, &uneven)) != GDL_OK)
-      break;
+    memset(&N, 0, sizeof N);
+    N.plan = res->plan;
+    N.len = res->length;
+    N.radius = radius;
+    if (solve_one(ctx, &o, &nr, &N) != GDL_OK)
+      break;                   /* (the plan as found stands) */
     res->expanded += nr.expanded;
     res->generated += nr.generated;
     if (nr.status != GDL_SOLVED)
@@ -1695,7 +1695,7 @@ static gdl_status shorten(gdl_ctx *ctx, const gdl_solve_opts *opts,
       res->length = nr.length;
       res->optimal = nr.optimal;
       idle = 0;
-    } else if (!uneven) {      /* every state met again by as many
+    } else if (!N.uneven) {      /* every state met again by as many
                                   moves: a shorter way is not in sight */
       break;
     } else {
@@ -1705,7 +1705,6 @@ static gdl_status shorten(gdl_ctx *ctx, const gdl_solve_opts *opts,
   }
   if (res->length < first)
     res->shortened_from = first;
-  return st;
 }
 
 /* auto: a portfolio, each search with a share of the time; the first to
@@ -1756,7 +1755,7 @@ static gdl_status solve_auto(gdl_ctx *ctx, const gdl_solve_opts *opts,
     }
     if (plan[i].a == GDL_DFS && o.prune == 0)
       o.prune = i + 1 == np ? 1 : -1;   /* the glance blind, the last not */
-    st = solve_one(ctx, &o, res, NULL, 0, NULL);
+    st = solve_one(ctx, &o, res, NULL);
     expanded += res->expanded;
     generated += res->generated;
     npruned += res->pruned;
@@ -1803,7 +1802,7 @@ gdl_status gdl_solve(gdl_ctx *ctx, const gdl_solve_opts *opts,
     double t0 = ctx_clock(), spent, most;
     gdl_status st = opts->algorithm == GDL_AUTO
                         ? solve_auto(ctx, opts, res)
-                        : solve_one(ctx, opts, res, NULL, 0, NULL);
+                        : solve_one(ctx, opts, res, NULL);
     if (st != GDL_OK || res->status != GDL_SOLVED || res->optimal ||
         opts->shorten < 0 ||
         (opts->shorten == 0 && opts->algorithm != GDL_AUTO))
@@ -1813,8 +1812,8 @@ gdl_status gdl_solve(gdl_ctx *ctx, const gdl_solve_opts *opts,
     most = spent / 2 > 1 ? spent / 2 : 1;
     if (opts->max_seconds > 0 && opts->max_seconds - spent < most)
       most = opts->max_seconds - spent;
-    st = shorten(ctx, opts, res, most);
+    shorten(ctx, opts, res, most);
     res->seconds = ctx_clock() - t0;
-    return st;
+    return GDL_OK;
   }
 }

@@ -464,7 +464,8 @@ END_TEST
  * stores states without it: the same shortest length, fewer states, for
  * each of the searches that take a stored state up again when reached by
  * fewer moves.  Where goal 100 needs the counter to end the game, or goal
- * reads it, it stays: those plans need their exact length. */
+ * reads it, it stays: those plans need their exact length; so does a
+ * counter whose values follow from a fluent that stays (walk-phase). */
 static const struct {
   const char *file;
   int length;         /* shortest; -1: no plan */
@@ -474,6 +475,7 @@ static const struct {
   { "tests/counter/lamps-exact.kif", 4, 0 },
   { "tests/counter/lamps-goal-step.kif", 4, 0 },
   { "tests/counter/lamps-stuck.kif", -1, 1 },
+  { "tests/counter/walk-phase.kif", 5, 0 },
   { "single/aipsrovers01.kif", 10, 1 },
   { "single/chineseCheckers1.kif", 11, 1 },
   { "single/hanoi_6_disks.kif", 63, 1 },

@@ -35,7 +35,10 @@
  * a board first by its fewest moves; A* and depth-first search take a
  * stored board up again when they reach it by fewer (search.c); greedy
  * search does too.  The verdicts, "unsolvable" among them, and the lengths
- * that bfs and A* prove shortest are those of the search without it.
+ * that bfs and A* prove shortest are those of the search without it.  Not
+ * so the best goal of an unsolvable game where Tc is not empty: a copy
+ * dropped may have ended the game by the clock, with another goal; the
+ * searches then say that the best goal is one found (goal_bound).
  *
  * The clock's values c(0), c(1), ... are computed once per search from
  * its start, by the network itself (any legal joint move of the start

@@ -1659,11 +1659,12 @@ static gdl_status solve_one(gdl_ctx *ctx, const gdl_solve_opts *opts,
  * move, then 2, ..., a
  * round that finds a shorter plan searching around that one at the same
  * radius; until a round meets a limit, or leaves nothing out (then the
- * plan is the shortest), or finds nothing and met no state again by a
- * way of another length than it was stored with (in a peg solitaire
- * every way to a state has one length: no plan is shorter), or NEAR_IDLE
- * rounds in a row found nothing, each taking more than a twentieth of
- * the time (a round that costs little does not count). */
+ * plan is the shortest), or NEAR_IDLE rounds in a row found nothing that
+ * were idle: took more than a twentieth of the time, or met no state
+ * again by a way of another length than it was stored with (in a peg
+ * solitaire every way to a board has one length, and every plan too; a
+ * cheap round that met some does not count: a wider one may find a way
+ * round). */
 #define NEAR_RADIUS 64
 #define NEAR_IDLE 3
 static void shorten(gdl_ctx *ctx, const gdl_solve_opts *opts,
@@ -1695,12 +1696,10 @@ static void shorten(gdl_ctx *ctx, const gdl_solve_opts *opts,
       res->length = nr.length;
       res->optimal = nr.optimal;
       idle = 0;
-    } else if (!N.uneven) {      /* every state met again by as many
-                                  moves: a shorter way is not in sight */
-      break;
-    } else {
+    } else {                   /* idle: costly, or no state met again
+                                  by a way of another length */
       radius++;
-      idle += nr.seconds > seconds / 20;
+      idle += nr.seconds > seconds / 20 || !N.uneven;
     }
   }
   if (res->length < first)

@@ -124,33 +124,31 @@ int solve_report(gdl_ctx *ctx, const opts_t *o, const gdl_solve_result *r,
       step_text(ctx, res.plan + i * k, k, step, sizeof step);
       printf("%s\n", step);
     }
-    if (res.status == GDL_SOLVED && res.shortened_from)
-      printf("; solved: %zu move%s (%zu as found, made shorter), goal 100, "
-             "%s (%s)", res.length, res.length == 1 ? "" : "s",
-             res.shortened_from,
+    if (res.status == GDL_SOLVED) {
+      printf("; solved: %zu move%s", res.length, res.length == 1 ? "" : "s");
+      if (res.shortened_from)
+        printf(" (%zu as found, made shorter)", res.shortened_from);
+      printf(", goal 100, %s (%s)",
              res.optimal ? "shortest" : "not proven shortest",
              gdl_algorithm_name(res.found_by));
-    else if (res.status == GDL_SOLVED)
-      printf("; solved: %zu move%s, goal 100, %s (%s)", res.length,
-             res.length == 1 ? "" : "s",
-             res.optimal ? "shortest" : "not proven shortest",
-             gdl_algorithm_name(res.found_by));
-    else if (res.status == GDL_UNSOLVABLE && res.goal_bound && res.goal >= 0)
+    } else if (res.status == GDL_UNSOLVABLE && res.goal_bound &&
+               res.goal >= 0) {
       printf("; unsolvable: no terminal state with goal 100 is reachable; "
              "the best goal found is %ld (the plan above; a step counter "
              "was left out: --no-counter finds the best)", res.goal);
-    else if (res.status == GDL_UNSOLVABLE && res.goal_bound)
+    } else if (res.status == GDL_UNSOLVABLE && res.goal_bound) {
       printf("; unsolvable: no terminal state with goal 100 is reachable "
              "(a step counter was left out: --no-counter finds the best "
              "goal)");
-    else if (res.status == GDL_UNSOLVABLE && res.goal >= 0)
+    } else if (res.status == GDL_UNSOLVABLE && res.goal >= 0) {
       printf("; unsolvable: no terminal state with goal 100 is reachable; "
              "the best goal reachable is %ld (the plan above)", res.goal);
-    else if (res.status == GDL_UNSOLVABLE)
+    } else if (res.status == GDL_UNSOLVABLE) {
       printf("; unsolvable: no terminal state with a goal is reachable");
-    else
+    } else {
       printf("; limit: %s after searching depth %u completely", res.why,
              res.depth);
+    }
     printf("; %llu states expanded, %llu generated, %.3f s, %.1f MB peak\n",
            (unsigned long long)res.expanded,
            (unsigned long long)res.generated, res.seconds,

@@ -395,6 +395,16 @@ int clk_ends(const clk_t *C)
   return C && C->ends;
 }
 
+/* The hash of the clock's value c(d), d < C->n + 1. */
+static uint32_t tick_hash(const clk_t *C, uint32_t d)
+{
+  const uint32_t *c = C->seq + (size_t)d * C->nmw;
+  uint32_t h = 0, i;
+  for (i = 0; i < C->nmw; i++)
+    h = (h ^ c[i]) * 0x9e3779b1u;
+  return h;
+}
+
 /* The clock's values from `start` (bits) into C->seq, until one comes
  * again; 0 where it never changes, or takes more than MAX_TICKS values,
  * or the start has no joint move. */
@@ -433,18 +443,12 @@ static int ticks(gdl_ctx *ctx, clk_t *C, const uint32_t *start,
       tab = ctx_alloc(ctx, ((size_t)m + 1) * sizeof *tab);
       tmask = m;
       for (k = 0; k < C->n; k++) {
-        const uint32_t *x = C->seq + (size_t)k * C->nmw;
-        h = 0;
-        for (i = 0; i < C->nmw; i++)
-          h = (h ^ x[i]) * 0x9e3779b1u;
-        for (j = h & tmask; tab[j]; j = (j + 1) & tmask)
+        for (j = tick_hash(C, k) & tmask; tab[j]; j = (j + 1) & tmask)
           ;
         tab[j] = k + 1;
       }
     }
-    h = 0;
-    for (i = 0; i < C->nmw; i++)
-      h = (h ^ c[i]) * 0x9e3779b1u;
+    h = tick_hash(C, C->n);
     for (j = h & tmask; (e = tab[j]) != 0; j = (j + 1) & tmask)
       if (memcmp(C->seq + (size_t)(e - 1) * C->nmw, c,
                  C->nmw * sizeof *c) == 0)

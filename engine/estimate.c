@@ -155,12 +155,18 @@ static int eval3(est_t *E, uint32_t p, unsigned depth)
   return v;
 }
 
-static int eval3_new(est_t *E, uint32_t p)
+/* A new run of three-valued evaluation: every memo is old. */
+static void eval3_run(est_t *E)
 {
-  if (++E->mnow == 0) {        /* wrapped: every memo is old */
+  if (++E->mnow == 0) {        /* wrapped */
     memset(E->mstamp, 0, E->n * sizeof *E->mstamp);
     E->mnow = 1;
   }
+}
+
+static int eval3_new(est_t *E, uint32_t p)
+{
+  eval3_run(E);
   return eval3(E, p, 0);
 }
 
@@ -622,10 +628,7 @@ int est_forces(gdl_ctx *ctx, est_t *E, uint32_t a, const uint32_t *rules,
   int yes;
   memset(E->fixed, VU, E->n);
   yes = !force(E, a, V1, stack);   /* a never holds: vacuously */
-  if (++E->mnow == 0) {
-    memset(E->mstamp, 0, E->n * sizeof *E->mstamp);
-    E->mnow = 1;
-  }
+  eval3_run(E);
   for (i = 0; i < n && !yes; i++) {
     int rv = V1;
     for (j = G->in_lo[rules[i]]; j < G->in_lo[rules[i] + 1] && rv == V1;

@@ -228,13 +228,14 @@ static uint32_t comment_at(const lay_t *f, uint32_t off)
   return lo;
 }
 
-/* Whether the comment names a file: `;#include "F"` (`%#include "F"`)
- * with its comment character first on its line. */
-static int is_include(const lay_t *f, const icomment_t *c)
+/* Whether the comment would name a file if its comment character began
+ * a line: `;#include "F"` (`%#include "F"`); it names one only when it
+ * does (c->bol). */
+static int include_like(const lay_t *f, const icomment_t *c)
 {
   const char *s = f->src + c->start;
   uint32_t n = c->end - c->start;
-  return c->bol && n >= 10 && memcmp(s + 1, "#include", 8) == 0 &&
+  return n >= 10 && memcmp(s + 1, "#include", 8) == 0 &&
          (s[9] == ' ' || s[9] == '\t');
 }
 
@@ -247,20 +248,23 @@ static void spaces(lay_t *f, uint32_t n)
 /* A comment, its leading comment characters those of the syntax written,
  * at the current column (`indent` spaces into its line); an #include line
  * in column 1 (or, for gdl_write, as a note of what was included there,
- * as gdl cat has always written it). */
+ * as gdl cat has always written it), and a comment that would read as one
+ * in column 1 but was not one (indented in its file) never in column 1. */
 static void put_comment(lay_t *f, const icomment_t *c, uint32_t indent)
 {
   char from = f->from_infix ? '%' : ';', to = f->to_infix ? '%' : ';';
   const char *s = f->src + c->start;
   uint32_t n = c->end - c->start, i;
-  if (is_include(f, c)) {
+  if (include_like(f, c) && c->bol) {
     if (f->cat) {
       sb_printf(f->ctx, f->out, "%c%c%c%c (included here:%.*s)", to, to, to,
                 to, (int)(n - 9), s + 9);
       return;
     }
     f->out->n -= indent;     /* back to column 1 */
-  }
+  } else if (include_like(f, c) &&
+             (f->out->n == 0 || f->out->s[f->out->n - 1] == '\n'))
+    sb_putc(f->ctx, f->out, ' ');
   for (i = 0; i < n && s[i] == from; i++)
     sb_putc(f->ctx, f->out, to);
   sb_puts(f->ctx, f->out, s + i, n - i);

@@ -304,6 +304,10 @@ static const struct {
     "%#include \"lib.hrf\"\np :-\n    % inside\n%#include \"x\"\n    q\n" },
   { "p :- % inside\n %#include \"x\"\n q\n",
     "p :-\n    % inside\n    %#include \"x\"\n    q\n" },
+  /* one that names no file (indented) is never moved to column 1
+     (fuzz_infix: a tab before it, dropped, made it an #include) */
+  { "p(a)\n\t%#include \"x.hrf\"\np(b)\n",
+    "p(a)\n %#include \"x.hrf\"\np(b)\n" },
 };
 
 START_TEST(test_fmt)

@@ -171,15 +171,16 @@ CORPUS  ?= ../shared/gdl-corpus
 # corpus games whose spaces bfs exhausts in about a second or less, on
 # which tests/search.sh holds the searches to one another (make check);
 # troublemaker01 to nonogram_5x5_1 are searched by stubborn sets (but by
-# bfs); asteroids and the last four have a step counter left out of the
-# stored states (the last proven unsolvable)
+# bfs); asteroids and aipsrovers01 to factoringMutuallyAssuredDestruction
+# have a step counter left out of the stored states (the last proven
+# unsolvable); coins and queens06ug are pruned by a move budget
 SEARCH_GAMES := asteroids.kif blocksWorldSerial.kif brain_teaser_extended.kif \
   circlesolitaire.kif duplicateStateLarge.kif factoringGeorgeForman.kif \
   hanoi.kif kitten_escapes_from_fire.kif lightsOnSimultaneous.kif \
   stanford_best_buttons_and_lights.kif twisty-passages.kif \
   troublemaker01.kif troublemaker02.kif hidato19.kif nonogram_5x5_1.kif \
   aipsrovers01.kif chineseCheckers1.kif hanoi_6_disks.kif \
-  factoringMutuallyAssuredDestruction.kif
+  factoringMutuallyAssuredDestruction.kif coins.kif queens06ug.kif
 export GDL_CORPUS := $(CORPUS)
 export GDL := $(B)/gdl
 
@@ -200,7 +201,7 @@ check: all $(B)/check_gdl $(B)/web.o
 	tests/fmt.sh -j 2
 	tests/roundtrip.sh -j 2
 	GDL_MPI=$(B)/gdl-mpi tests/mpi.sh
-	tests/search.sh -j 2 puzzles/*.kif puzzles/*.hrf tests/stubborn/*.kif tests/counter/*.kif $(addprefix $(CORPUS)/single/,$(SEARCH_GAMES))
+	tests/search.sh -j 2 puzzles/*.kif puzzles/*.hrf tests/stubborn/*.kif tests/counter/*.kif tests/budget/*.kif $(addprefix $(CORPUS)/single/,$(SEARCH_GAMES))
 	tests/engines.sh -j 2 -k 2 -m 60 $(CORPUS)/single/*.kif $(CORPUS)/multi/*.kif $(CORPUS)/conformance/*.kif
 	tests/differential.sh -j 2 -k 2 -m 60 $(CORPUS)/single/*.kif $(CORPUS)/multi/*.kif $(CORPUS)/conformance/*.kif
 

@@ -101,7 +101,8 @@ int solve_report(gdl_ctx *ctx, const opts_t *o, const gdl_solve_result *r,
            "\"depth\": %u, \"seconds\": %.3f, \"peak_memory_bytes\": %zu, "
            "\"bytes_per_state\": %.1f, \"algorithm\": \"%s\", "
            "\"optimal\": %s, \"pruned\": %llu, \"estimate\": %u, "
-           "\"latches\": %u, \"stubborn\": %s, \"counter\": %u, "
+           "\"latches\": %u, \"stubborn\": %s, \"budget\": %s, "
+           "\"counter\": %u, "
            "\"goal_bound\": %s, \"shortened_from\": %zu, "
            "\"threads\": %u",
            (unsigned long long)res.expanded,
@@ -111,7 +112,8 @@ int solve_report(gdl_ctx *ctx, const opts_t *o, const gdl_solve_result *r,
            gdl_algorithm_name(res.found_by),
            res.optimal ? "true" : "false",
            (unsigned long long)res.pruned, res.estimate, res.latches,
-           res.stubborn ? "true" : "false", res.counter,
+           res.stubborn ? "true" : "false", res.budget ? "true" : "false",
+           res.counter,
            res.goal_bound ? "true" : "false", res.shortened_from,
            res.threads);
     if (res.status == GDL_LIMIT) {

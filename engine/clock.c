@@ -265,6 +265,53 @@ static int reads_board(const scan_t *A, uint32_t r)
   return 0;
 }
 
+/* A scan of G's network, with the autonomous slots found (auton[]). */
+static void scan_open(scan_t *A, gdl_ctx *ctx, ground_t *G)
+{
+  uint32_t n = G->nprops;
+  memset(A, 0, sizeof *A);
+  A->ctx = ctx;
+  A->G = G;
+  ground_rules_by_head(ctx, G, &A->bh_lo, &A->bh);
+  indexes(A);
+  A->auton = ctx_alloc(ctx, G->ntslots + 1);
+  A->dep = ctx_alloc(ctx, n + 1);
+  A->need = ctx_alloc(ctx, n + 1);
+  A->stack = ctx_alloc(ctx, (n + 1) * sizeof *A->stack);
+  autonomous(A);
+}
+
+static void scan_close(scan_t *A)
+{
+  gdl_ctx *ctx = A->ctx;
+  ctx_free(ctx, A->bh_lo);
+  ctx_free(ctx, A->bh);
+  ctx_free(ctx, A->rd_lo);
+  ctx_free(ctx, A->rd);
+  ctx_free(ctx, A->nx_lo);
+  ctx_free(ctx, A->nx);
+  ctx_free(ctx, A->auton);
+  ctx_free(ctx, A->dep);
+  ctx_free(ctx, A->need);
+  ctx_free(ctx, A->stack);
+}
+
+/* The autonomous slots whose `next` reads only each other, whoever reads
+ * them, into auton[] (one per slot): how many.  Their values after d moves
+ * follow from their values now, on every path (budget.c). */
+uint32_t clk_autonomous(gdl_ctx *ctx, uint8_t *auton)
+{
+  ground_t *G = ctx->ground;
+  scan_t A;
+  uint32_t i, n = 0;
+  scan_open(&A, ctx, G);
+  self_contained(&A);
+  for (i = 0; i < G->ntslots; i++)
+    n += auton[i] = A.auton[i] && G->tprop[i] != NONE;
+  scan_close(&A);
+  return n;
+}
+
 /* The slots of the clock into mask[] (words of a state): how many; 0
  * where there is none or it is read where it may not be.  *ends: whether
  * terminal reads it. */
@@ -275,16 +322,7 @@ static uint32_t clock_slots(gdl_ctx *ctx, ground_t *G, uint32_t words,
   uint32_t n = G->nprops, r, j, i, nd, ntc = 0, nslots = 0, term, goal = NONE;
   uint32_t *dis;
   uint8_t *seen;
-  memset(&A, 0, sizeof A);
-  A.ctx = ctx;
-  A.G = G;
-  ground_rules_by_head(ctx, G, &A.bh_lo, &A.bh);
-  indexes(&A);
-  A.auton = ctx_alloc(ctx, G->ntslots + 1);
-  A.dep = ctx_alloc(ctx, n + 1);
-  A.need = ctx_alloc(ctx, n + 1);
-  A.stack = ctx_alloc(ctx, (n + 1) * sizeof *A.stack);
-  autonomous(&A);
+  scan_open(&A, ctx, G);
   /* what reads the clock where only terminal may */
   for (r = 0; r < ctx->nroles; r++) {
     for (j = 0; j < G->nlegal[r]; j++) {
@@ -336,16 +374,7 @@ static uint32_t clock_slots(gdl_ctx *ctx, ground_t *G, uint32_t words,
       nslots = 0;
   }
   *ends = ntc > 0;
-  ctx_free(ctx, A.bh_lo);
-  ctx_free(ctx, A.bh);
-  ctx_free(ctx, A.rd_lo);
-  ctx_free(ctx, A.rd);
-  ctx_free(ctx, A.nx_lo);
-  ctx_free(ctx, A.nx);
-  ctx_free(ctx, A.auton);
-  ctx_free(ctx, A.dep);
-  ctx_free(ctx, A.need);
-  ctx_free(ctx, A.stack);
+  scan_close(&A);
   ctx_free(ctx, dis);
   ctx_free(ctx, seen);
   return nslots;

@@ -58,6 +58,7 @@
 #define COST1 0x80000000u       /* an edge of cost 1: the step to a fluent */
 enum { V0, V1, VU };           /* three values: false, true, unknown */
 #define EVAL_DEPTH 4000        /* deeper than this: unknown */
+#define SPLIT_MOVES 256        /* latches: each move in turn, at most */
 
 /* Nodes: T(p) = 2p, F(p) = 2p + 1 for proposition p; T(r) = 2n + 2r and
  * F(r) = 2n + 2r + 1 for rule r, the network's first, then one per legal
@@ -93,6 +94,7 @@ struct estimator {
   uint8_t *fixed;              /* per proposition: V0, V1 or VU */
   uint8_t *latch;              /* per slot: L_UP, L_DOWN or 0 */
   uint32_t nlatch;
+  bud_t *bud;                  /* the move budget (budget.c), or NULL */
 };
 
 #define TP(p) (2 * (p))
@@ -170,6 +172,36 @@ static int eval3_new(est_t *E, uint32_t p)
   return eval3(E, p, 0);
 }
 
+/* The value of proposition p, with the fluent of slot tp fixed to v, in
+ * every case: unknown moves, and where that says "unknown" and the game
+ * has one role of few moves, each of its moves played in turn (a `next`
+ * such as (does place) or (true and not (does place)) holds whichever is
+ * played, which no evaluation with the move unknown can see). */
+static int every_move(est_t *E, uint32_t tp, int v, uint32_t p)
+{
+  uint32_t j, k, nm = E->role_lo[1];
+  int x;
+  E->fixed[tp] = (uint8_t)v;
+  x = eval3_new(E, p);
+  if (x == VU && E->nroles == 1 && nm <= SPLIT_MOVES) {
+    for (j = 0, x = V0 + 3; j < nm && x != VU; j++) {
+      int y;
+      for (k = 0; k < nm; k++)
+        if (E->mv_does[k] != NONE)
+          E->fixed[E->mv_does[k]] = k == j ? V1 : V0;
+      y = eval3_new(E, p);
+      x = x == V0 + 3 || x == y ? y : VU;
+    }
+    for (k = 0; k < nm; k++)
+      if (E->mv_does[k] != NONE)
+        E->fixed[E->mv_does[k]] = VU;
+    if (x == V0 + 3)
+      x = VU;                  /* no move: (never searched) */
+  }
+  E->fixed[tp] = VU;
+  return x;
+}
+
 /* The latches (see above): per fluent slot, one evaluation of its `next`
  * with the fluent true, one with it false. */
 static void find_latches(gdl_ctx *ctx, est_t *E)
@@ -188,13 +220,10 @@ static void find_latches(gdl_ctx *ctx, est_t *E)
       E->nlatch++;
       continue;
     }
-    E->fixed[tp] = V1;
-    if (eval3_new(E, G->next[i].prop) == V1)
+    if (every_move(E, tp, V1, G->next[i].prop) == V1)
       E->latch[i] = L_UP;
-    E->fixed[tp] = V0;
-    if (!E->latch[i] && eval3_new(E, G->next[i].prop) == V0)
+    else if (every_move(E, tp, V0, G->next[i].prop) == V0)
       E->latch[i] = L_DOWN;
-    E->fixed[tp] = VU;
     if (E->latch[i])
       E->nlatch++;
     if ((i & 63) == 0)
@@ -407,6 +436,7 @@ est_t *est_build(gdl_ctx *ctx)
   E->mstamp = ctx_alloc(ctx, (n + 1) * sizeof *E->mstamp);
   E->fixed = ctx_alloc(ctx, n + 1);
   find_latches(ctx, E);
+  E->bud = bud_build(ctx, E);
   return E;
 }
 
@@ -579,9 +609,10 @@ int est_dead(est_t *E, const uint32_t *w)
     else
       E->fixed[tp] = VU;
   }
-  if (E->goal == NONE || eval3_new(E, E->goal) == V0)
+  if (E->goal == NONE || eval3_new(E, E->goal) == V0 ||
+      E->terminal == NONE || eval3_new(E, E->terminal) == V0)
     return 1;
-  return E->terminal == NONE || eval3_new(E, E->terminal) == V0;
+  return E->bud && bud_dead(E->bud, E, w);
 }
 
 /* Forces proposition p to value v (V0, V1) and what that forces in turn:
@@ -645,6 +676,41 @@ int est_forces(gdl_ctx *ctx, est_t *E, uint32_t a, const uint32_t *rules,
   return yes;
 }
 
+void est_unfix(est_t *E)
+{
+  memset(E->fixed, VU, E->n);
+}
+
+void est_fix(est_t *E, uint32_t p, int v)
+{
+  E->fixed[p] = (uint8_t)v;
+}
+
+void est_run(est_t *E)
+{
+  eval3_run(E);
+}
+
+int est_value(est_t *E, uint32_t p)
+{
+  return eval3(E, p, 0);
+}
+
+uint32_t est_goal(const est_t *E)
+{
+  return E->goal;
+}
+
+uint32_t est_terminal(const est_t *E)
+{
+  return E->terminal;
+}
+
+int est_budget(const est_t *E)
+{
+  return E->bud != NULL;
+}
+
 uint32_t est_latches(const est_t *E)
 {
   return E->nlatch;
@@ -676,6 +742,7 @@ est_t *est_copy(gdl_ctx *ctx, const est_t *E)
   C->first = ctx_alloc(ctx, (E->nroles + 1) * sizeof *C->first);
   C->second = ctx_alloc(ctx, E->nroles + 1);
   C->now = C->mnow = 0;
+  C->bud = bud_copy(ctx, E->bud);
   return C;
 }
 
@@ -695,5 +762,6 @@ void est_copy_free(gdl_ctx *ctx, est_t *C)
   ctx_free(ctx, C->fixed);
   ctx_free(ctx, C->first);
   ctx_free(ctx, C->second);
+  bud_copy_free(ctx, C->bud);
   ctx_free(ctx, C);
 }

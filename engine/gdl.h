@@ -380,6 +380,9 @@ typedef struct {
   unsigned estimate;       /* h_max of the start (0 without estimates) */
   uint32_t latches;        /* fluents found latched (0 without) */
   int stubborn;            /* 1 when the search used stubborn sets */
+  int budget;              /* 1 when it pruned by a move budget (one
+                              role, moves made once, conflicts, a step
+                              counter: budget.c) */
   uint32_t counter;        /* fluents of a step counter left out of the
                               stored states (0: none) */
   size_t shortened_from;   /* the length of the plan found before it was

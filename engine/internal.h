@@ -436,12 +436,38 @@ int est_forces(gdl_ctx *ctx, est_t *E, uint32_t a, const uint32_t *rules,
                uint32_t n);
 /* The fluents found latched. */
 uint32_t est_latches(const est_t *E);
+/* 1 when est_dead uses a move budget (budget.c). */
+int est_budget(const est_t *E);
 /* 1 when fluent slot s, once it has value v (0 or 1), keeps it. */
 int est_latched(const est_t *E, uint32_t s, uint32_t v);
 /* A copy of E for another thread (the graph shared, read-only, the
  * scratch its own), and its release. */
 est_t *est_copy(gdl_ctx *ctx, const est_t *E);
 void est_copy_free(gdl_ctx *ctx, est_t *C);
+/* Three-valued evaluation on E's network, for budget.c: every
+ * proposition unknown (est_unfix); proposition p fixed to v (0 false, 1
+ * true); a new run; p's value in it (0, 1, or 2: unknown). */
+void est_unfix(est_t *E);
+void est_fix(est_t *E, uint32_t p, int v);
+void est_run(est_t *E);
+int est_value(est_t *E, uint32_t p);
+/* The propositions goal 100 (of the first role) and terminal, or
+ * UINT32_MAX. */
+uint32_t est_goal(const est_t *E);
+uint32_t est_terminal(const est_t *E);
+
+/* ---- move budgets (budget.c) ------------------------------------------ */
+
+/* What once-only moves in conflict and a step counter allow (see
+ * budget.c for when it applies and why its dead ends are sound). */
+typedef struct budget bud_t;
+/* The budget of E's network, or NULL where its rules have none. */
+bud_t *bud_build(gdl_ctx *ctx, est_t *E);
+/* A copy for another thread (the analysis shared), and its release. */
+bud_t *bud_copy(gdl_ctx *ctx, const bud_t *B);
+void bud_copy_free(gdl_ctx *ctx, bud_t *C);
+/* 1 when no plan from state w (bits, not terminal) fits the budget. */
+int bud_dead(bud_t *B, est_t *E, const uint32_t *w);
 
 /* ---- partial-order reduction (stubborn.c) ----------------------------- */
 
@@ -475,6 +501,9 @@ void clk_in(const clk_t *C, uint32_t *w, uint32_t depth);
 uint32_t clk_slots(const clk_t *C);
 /* 1 when it can end the game (terminal reads it), 0 for NULL. */
 int clk_ends(const clk_t *C);
+/* The autonomous fluent slots whose `next` reads only each other, into
+ * auton[] (one per slot), whoever reads them: how many. */
+uint32_t clk_autonomous(gdl_ctx *ctx, uint8_t *auton);
 
 /* ---- loading (load.c) ------------------------------------------------- */
 

@@ -1555,6 +1555,7 @@ static gdl_status run_protected(search_t *S)
       ctx->est = est_build(ctx);
     S->E = ctx->est;
     res->latches = S->E ? est_latches(S->E) : 0;
+    res->budget = S->E && S->prune && est_budget(S->E);
   }
   if (GROUND(ctx) && S->k == 1 && S->o->stubborn >= 0 &&
       S->o->algorithm != GDL_BFS) {

@@ -520,6 +520,81 @@ START_TEST(test_counter)
 }
 END_TEST
 
+/* Move budgets (budget.c): found where every move is made once and pairs
+ * of them end or lose the game, and not elsewhere; the searches that
+ * prune with it give bfs's verdict and length without pruning (bfs
+ * --no-prune exhausts these spaces), and an unsolvable one is proven so
+ * at the start, before any expansion (8 knights fit a 4x4 board, not 9;
+ * 4 queens a 4x4 board, not 5).  max_knights, a maximum independent set
+ * of the knight graph, is solved by A* with the shortest length known. */
+static const struct {
+  const char *file;
+  int length;                  /* -1: unsolvable */
+  int budget;                  /* 1: the budget applies */
+} budgeted[] = {
+  { "tests/budget/knights4.kif", 9, 1 },
+  { "tests/budget/knights4-nine.kif", -1, 1 },
+  { "tests/budget/queens5.kif", 5, 1 },
+  { "tests/budget/queens4-five.kif", -1, 1 },
+  { "tests/counter/lamps-timed.kif", 2, 0 },     /* a lamp again and again */
+  { "tests/stubborn/shidoku-11.kif", 11, 0 },    /* no step counter */
+};
+
+START_TEST(test_budget)
+{
+  const char *f = budgeted[_i].file;
+  gdl_ctx *ctx = load_path(f, 0);
+  static const gdl_algorithm algs[] = { GDL_ASTAR, GDL_GBFS, GDL_DFS,
+                                        GDL_IDASTAR };
+  gdl_solve_opts o;
+  gdl_solve_result ref, r;
+  size_t a;
+  memset(&o, 0, sizeof o);
+  o.algorithm = GDL_BFS;
+  o.prune = -1;
+  o.counter = -1;
+  ck_assert_int_eq(gdl_solve(ctx, &o, &ref), GDL_OK);
+  ck_assert_int_eq(ref.status, budgeted[_i].length < 0 ? GDL_UNSOLVABLE
+                                                       : GDL_SOLVED);
+  ck_assert_int_eq(ref.budget, 0);
+  for (a = 0; a < sizeof algs / sizeof *algs; a++) {
+    memset(&o, 0, sizeof o);
+    o.algorithm = algs[a];
+    o.prune = 1;
+    ck_assert_int_eq(gdl_solve(ctx, &o, &r), GDL_OK);
+    ck_assert_msg(r.budget == budgeted[_i].budget, "%s: %s: budget %d", f,
+                  gdl_algorithm_name(algs[a]), r.budget);
+    ck_assert_int_eq(r.status, ref.status);
+    if (r.status == GDL_SOLVED) {
+      ck_assert_int_eq(replay(ctx, &r), 100);
+      if (algs[a] == GDL_ASTAR || algs[a] == GDL_IDASTAR)
+        ck_assert_int_eq((int)r.length, budgeted[_i].length);
+    } else if (budgeted[_i].budget) {
+      ck_assert_uint_le(r.expanded, 1);   /* (dfs tests the children) */
+    }
+  }
+  gdl_free(ctx);
+}
+END_TEST
+
+START_TEST(test_budget_knights)
+{
+  gdl_ctx *ctx = load_path(tu_corpus("single/max_knights.kif"), 0);
+  gdl_solve_opts o;
+  gdl_solve_result r;
+  memset(&o, 0, sizeof o);
+  o.algorithm = GDL_ASTAR;
+  o.max_seconds = 300;         /* a safety net, never reached */
+  ck_assert_int_eq(gdl_solve(ctx, &o, &r), GDL_OK);
+  ck_assert_int_eq(r.budget, 1);
+  ck_assert_int_eq(r.status, GDL_SOLVED);
+  ck_assert_int_eq(r.optimal, 1);
+  ck_assert_int_eq((int)r.length, 33);
+  ck_assert_int_eq(replay(ctx, &r), 100);
+  gdl_free(ctx);
+}
+END_TEST
+
 /* A plan not proven shortest made shorter (opts.shorten, auto's default):
  * dfs's and gbfs's plans on the 8-puzzles and tic-tac-toe come out no
  * longer (dfs's thousands of moves far shorter), replay to goal 100, say
@@ -933,6 +1008,8 @@ Suite *search_suite(void)
   tcase_add_loop_test(tc, test_stubborn, 0, N(reduced));
   tcase_add_test(tc, test_stubborn_not);
   tcase_add_loop_test(tc, test_counter, 0, N(counted));
+  tcase_add_loop_test(tc, test_budget, 0, N(budgeted));
+  tcase_add_test(tc, test_budget_knights);
   tcase_add_loop_test(tc, test_shorten, 0, 3);
   suite_add_tcase(s, tc);
 

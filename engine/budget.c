@@ -230,23 +230,7 @@ static void bud_free(gdl_ctx *ctx, bud_t *B)
 
 static uint32_t moves_to_end(bud_t *B, est_t *E, const uint32_t *w);
 
-/* Whether the clock bounds the moves from the initial state at all (a
- * fluent that never changes is a clock too, and says nothing). */
-static int says_something(gdl_ctx *ctx, bud_t *B, est_t *E)
-{
-  uint32_t words = ground_state_words(ctx), *w;
-  gdl_state st;
-  int yes = 0;
-  memset(&st, 0, sizeof st);
-  w = ctx_alloc(ctx, (words + 1) * sizeof *w);
-  if (gdl_initial(ctx, &st) == GDL_OK && ground_state_bits(ctx, &st, w))
-    yes = moves_to_end(B, E, w) > (uint32_t)B->ends;
-  gdl_state_release(ctx, &st);
-  ctx_free(ctx, w);
-  return yes;
-}
-
-bud_t *bud_build(gdl_ctx *ctx, est_t *E)
+bud_t *bud_build(gdl_ctx *ctx, est_t *E, const uint32_t *start)
 {
   ground_t *G = ctx->ground;
   bud_t *B = NULL;
@@ -326,8 +310,9 @@ bud_t *bud_build(gdl_ctx *ctx, est_t *E)
   est_unfix(E);
   two_sides(ctx, B);
   scratch(ctx, B);
-  if (!says_something(ctx, B, E))
-    goto none;
+  if (moves_to_end(B, E, start) <= (uint32_t)B->ends)
+    goto none;                 /* the clock says nothing from the start (a
+                                  fluent that never changes is a clock) */
   ctx_free(ctx, auton);
   ctx_free(ctx, does);
   ctx_free(ctx, bh_lo);

@@ -94,7 +94,6 @@ struct estimator {
   uint8_t *fixed;              /* per proposition: V0, V1 or VU */
   uint8_t *latch;              /* per slot: L_UP, L_DOWN or 0 */
   uint32_t nlatch;
-  bud_t *bud;                  /* the move budget (budget.c), or NULL */
 };
 
 #define TP(p) (2 * (p))
@@ -436,7 +435,6 @@ est_t *est_build(gdl_ctx *ctx)
   E->mstamp = ctx_alloc(ctx, (n + 1) * sizeof *E->mstamp);
   E->fixed = ctx_alloc(ctx, n + 1);
   find_latches(ctx, E);
-  E->bud = bud_build(ctx, E);
   return E;
 }
 
@@ -609,10 +607,9 @@ int est_dead(est_t *E, const uint32_t *w)
     else
       E->fixed[tp] = VU;
   }
-  if (E->goal == NONE || eval3_new(E, E->goal) == V0 ||
-      E->terminal == NONE || eval3_new(E, E->terminal) == V0)
+  if (E->goal == NONE || eval3_new(E, E->goal) == V0)
     return 1;
-  return E->bud && bud_dead(E->bud, E, w);
+  return E->terminal == NONE || eval3_new(E, E->terminal) == V0;
 }
 
 /* Forces proposition p to value v (V0, V1) and what that forces in turn:
@@ -706,11 +703,6 @@ uint32_t est_terminal(const est_t *E)
   return E->terminal;
 }
 
-int est_budget(const est_t *E)
-{
-  return E->bud != NULL;
-}
-
 uint32_t est_latches(const est_t *E)
 {
   return E->nlatch;
@@ -742,7 +734,6 @@ est_t *est_copy(gdl_ctx *ctx, const est_t *E)
   C->first = ctx_alloc(ctx, (E->nroles + 1) * sizeof *C->first);
   C->second = ctx_alloc(ctx, E->nroles + 1);
   C->now = C->mnow = 0;
-  C->bud = bud_copy(ctx, E->bud);
   return C;
 }
 
@@ -762,6 +753,5 @@ void est_copy_free(gdl_ctx *ctx, est_t *C)
   ctx_free(ctx, C->fixed);
   ctx_free(ctx, C->first);
   ctx_free(ctx, C->second);
-  bud_copy_free(ctx, C->bud);
   ctx_free(ctx, C);
 }

@@ -436,8 +436,6 @@ int est_forces(gdl_ctx *ctx, est_t *E, uint32_t a, const uint32_t *rules,
                uint32_t n);
 /* The fluents found latched. */
 uint32_t est_latches(const est_t *E);
-/* 1 when est_dead uses a move budget (budget.c). */
-int est_budget(const est_t *E);
 /* 1 when fluent slot s, once it has value v (0 or 1), keeps it. */
 int est_latched(const est_t *E, uint32_t s, uint32_t v);
 /* A copy of E for another thread (the graph shared, read-only, the
@@ -461,12 +459,15 @@ uint32_t est_terminal(const est_t *E);
 /* What once-only moves in conflict and a step counter allow (see
  * budget.c for when it applies and why its dead ends are sound). */
 typedef struct budget bud_t;
-/* The budget of E's network, or NULL where its rules have none. */
-bud_t *bud_build(gdl_ctx *ctx, est_t *E);
+/* The budget of the grounded network (E its estimator), or NULL where
+ * its rules have none or its clock bounds nothing from state `start`
+ * (bits). */
+bud_t *bud_build(gdl_ctx *ctx, est_t *E, const uint32_t *start);
 /* A copy for another thread (the analysis shared), and its release. */
 bud_t *bud_copy(gdl_ctx *ctx, const bud_t *B);
 void bud_copy_free(gdl_ctx *ctx, bud_t *C);
-/* 1 when no plan from state w (bits, not terminal) fits the budget. */
+/* 1 when no plan from state w (bits, not terminal) fits the budget (E:
+ * the estimator B was built with, or a copy of it). */
 int bud_dead(bud_t *B, est_t *E, const uint32_t *w);
 
 /* ---- partial-order reduction (stubborn.c) ----------------------------- */
@@ -643,6 +644,8 @@ struct gdl_ctx {
   est_t *est;                  /* its estimator, once a search asked */
   stub_t *stub;                /* its stubborn sets, once a search asked */
   int stub_tried;              /* ... (NULL: the rules do not allow them) */
+  bud_t *bud;                  /* its move budget (budget.c), once a */
+  int bud_tried;               /* search asked (NULL: none) */
   uint32_t *clk_mask;          /* its step counter's slots (clock.c), */
   uint32_t clk_slots;          /* ... how many (0: none), */
   int clk_ends;                /* ... whether terminal reads them, */

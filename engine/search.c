@@ -114,6 +114,8 @@ typedef struct {
   uint8_t *kdead;
   uint32_t nkids, kidcap;
   est_t **Es;                 /* per thread but the first: a copy of E */
+  bud_t *B;                   /* the move budget (pruning only), or NULL */
+  bud_t **Bs;                 /* per thread but the first: a copy of B */
   unsigned nthreads;
   double est_cost;            /* seconds an estimate, as last measured */
   int together;               /* bfs, dfs: dead ends found among a
@@ -375,6 +377,12 @@ static int test_state(search_t *S, const gdl_state *s, uint32_t id)
   return g == 100 ? 1 : -1;
 }
 
+/* Whether state w is a dead end by its latches or by the move budget. */
+static int dead(est_t *E, bud_t *B, const uint32_t *w)
+{
+  return est_dead(E, w) || (B && bud_dead(B, E, w));
+}
+
 /* The estimates of a state of bits w into *hmax and *hff (0 without
  * estimates); 0 when it is a dead end left out (counted), else 1.  Where
  * pruning is off a dead end is searched like any state, estimated 0. */
@@ -387,7 +395,7 @@ static int estimate(search_t *S, const uint32_t *w, uint32_t *hmax,
   if ((++S->ctx->poll & 63) == 0)   /* an estimate can take a while */
     ctx_poll(S->ctx);
   est_state(S->E, w, hmax, hff);
-  if (*hmax == EST_DEAD || (S->prune && est_dead(S->E, w))) {
+  if (*hmax == EST_DEAD || (S->prune && dead(S->E, S->B, w))) {
     if (S->prune) {
       S->res->pruned++;
       return 0;
@@ -523,6 +531,7 @@ static int keep_kid(search_t *S, void *arg, size_t place)
 typedef struct {
   search_t *S;
   est_t *E;
+  bud_t *B;
   uint32_t lo, hi;
 } est_job;
 
@@ -535,7 +544,7 @@ static void *estimate_part(void *arg)
   for (i = j->lo; i < j->hi; i++) {
     const uint32_t *w = S->kbits + (size_t)i * S->words;
     est_state(j->E, w, &S->khm[i], &S->khf[i]);
-    S->kdead[i] = S->khm[i] == EST_DEAD || (S->prune && est_dead(j->E, w));
+    S->kdead[i] = S->khm[i] == EST_DEAD || (S->prune && dead(j->E, j->B, w));
   }
   return NULL;
 }
@@ -555,6 +564,7 @@ static void estimate_kids(search_t *S)
   for (t = 0; t < nt; t++) {
     job[t].S = S;
     job[t].E = t ? S->Es[t] : S->E;
+    job[t].B = !t ? S->B : S->Bs ? S->Bs[t] : NULL;
     job[t].lo = (uint32_t)((uint64_t)n * t / nt);
     job[t].hi = (uint32_t)((uint64_t)n * (t + 1) / nt);
   }
@@ -765,6 +775,25 @@ static void bfs_free(search_t *S, bfs_arg *a)
 /* The state the search starts from: the initial one, or opts->start;
  * with the grounded engine as bits where the network keeps states so
  * (ground_state_words), else as facts. */
+/* The move budget (budget.c) of the game, found once, from the first
+ * pruning search's start; a copy for each thread that estimates. */
+static void use_budget(search_t *S)
+{
+  gdl_ctx *ctx = S->ctx;
+  unsigned t;
+  if (!ctx->bud_tried) {
+    ctx->bud = bud_build(ctx, S->E, S->cur.facts);
+    ctx->bud_tried = 1;
+  }
+  S->B = ctx->bud;
+  S->res->budget = S->B != NULL;
+  if (S->B && S->Es && !S->Bs) {
+    S->Bs = ctx_alloc(ctx, (S->nthreads + 1) * sizeof *S->Bs);
+    for (t = 1; t < S->nthreads; t++)
+      S->Bs[t] = bud_copy(ctx, S->B);
+  }
+}
+
 static void start_state(search_t *S)
 {
   gdl_ctx *ctx = S->ctx;
@@ -794,6 +823,8 @@ static void start_state(search_t *S)
     S->res->counter = clk_slots(S->C);
   }
   S->reopen = S->best == BEST_ASTAR || S->C;
+  if (S->words && S->E && S->prune)
+    use_budget(S);
 }
 
 /* Stores the start, without its step counter, as state 0. */
@@ -1490,6 +1521,12 @@ static void release(search_t *S)
       est_copy_free(ctx, S->Es[t]);
     ctx_free(ctx, S->Es);
   }
+  if (S->Bs) {
+    unsigned t;
+    for (t = 1; t < S->nthreads; t++)
+      bud_copy_free(ctx, S->Bs[t]);
+    ctx_free(ctx, S->Bs);
+  }
   gdl_state_release(ctx, &S->cur);
   gdl_state_release(ctx, &S->child);
   ctx->have_state = 0;        /* the network's is some state searched */
@@ -1555,7 +1592,6 @@ static gdl_status run_protected(search_t *S)
       ctx->est = est_build(ctx);
     S->E = ctx->est;
     res->latches = S->E ? est_latches(S->E) : 0;
-    res->budget = S->E && S->prune && est_budget(S->E);
   }
   if (GROUND(ctx) && S->k == 1 && S->o->stubborn >= 0 &&
       S->o->algorithm != GDL_BFS) {
@@ -1568,6 +1604,7 @@ static gdl_status run_protected(search_t *S)
     S->T = ctx->stub;
     res->stubborn = S->T != NULL;
   }
+
   S->nthreads = 1;
   if (S->E && (S->o->algorithm == GDL_ASTAR || S->o->algorithm == GDL_GBFS ||
                (S->prune && (S->o->algorithm == GDL_DFS ||

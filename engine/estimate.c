@@ -182,20 +182,22 @@ static int every_move(est_t *E, uint32_t tp, int v, uint32_t p)
   int x;
   E->fixed[tp] = (uint8_t)v;
   x = eval3_new(E, p);
-  if (x == VU && E->nroles == 1 && nm <= SPLIT_MOVES) {
-    for (j = 0, x = V0 + 3; j < nm && x != VU; j++) {
+  if (x == VU && E->nroles == 1 && nm > 0 && nm <= SPLIT_MOVES) {
+    for (j = 0; j < nm; j++) {
       int y;
       for (k = 0; k < nm; k++)
         if (E->mv_does[k] != NONE)
           E->fixed[E->mv_does[k]] = k == j ? V1 : V0;
       y = eval3_new(E, p);
-      x = x == V0 + 3 || x == y ? y : VU;
+      if (j > 0 && y != x) {
+        x = VU;
+        break;
+      }
+      x = y;
     }
     for (k = 0; k < nm; k++)
       if (E->mv_does[k] != NONE)
         E->fixed[E->mv_does[k]] = VU;
-    if (x == V0 + 3)
-      x = VU;                  /* no move: (never searched) */
   }
   E->fixed[tp] = VU;
   return x;

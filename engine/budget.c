@@ -37,11 +37,12 @@
  * once(m) true that complete no conflict with a move made, hold an
  * independent set of the conflict graph of k = t - 1 moves (t where no
  * conflict ends the game).  The size of such a set is at most the number
- * of cliques of any cover of them by cliques (greedy), and at most their
- * number less that of a matching (a vertex of each matched edge at most):
- * where either is below k, no plan exists from s.  Where the conflict
- * graph is bipartite (knights: a knight's move changes colour) the
- * matching is a maximum one (augmenting paths), and the bound is exact
+ * of cliques of any cover of them by cliques (greedy, in the moves'
+ * order: a queen's row is a clique), and at most their number less that
+ * of a matching (a vertex of each matched edge at most): where either is
+ * below k, no plan exists from s.  The matching is computed where the
+ * conflict graph is bipartite (knights: a knight's jump changes colour),
+ * a maximum one by augmenting paths, and the bound is then exact
  * (Konig's theorem).
  */
 #include <string.h>

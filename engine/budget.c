@@ -351,9 +351,8 @@ void bud_copy_free(gdl_ctx *ctx, bud_t *C)
 
 /* ---- the test of a state ---------------------------------------------- */
 
-/* Whether the clock value in B->cur allows the game to end with goal 100
- * (VU: it cannot tell what the clock's next value is). */
-static int may_end(bud_t *B, est_t *E)
+/* A new run of evaluation with the clock fixed to its value in B->cur. */
+static void fix_clock(bud_t *B, est_t *E)
 {
   const ground_t *G = B->G;
   uint32_t i;
@@ -361,20 +360,21 @@ static int may_end(bud_t *B, est_t *E)
   for (i = 0; i < B->ncl; i++)
     est_fix(E, G->tprop[B->cl[i]], bit(B->cur, i));
   est_run(E);
+}
+
+/* In that run: whether the clock allows the game to end with goal 100. */
+static int may_end(est_t *E)
+{
   return est_value(E, est_terminal(E)) != V0 &&
          est_value(E, est_goal(E)) != V0;
 }
 
-/* The clock value after one more move, into B->cur; 0 where a value is
- * unknown. */
+/* In that run: the clock's value after one more move, into B->cur; 0
+ * where one of its fluents is unknown. */
 static int advance(bud_t *B, est_t *E)
 {
   const ground_t *G = B->G;
   uint32_t i;
-  est_unfix(E);
-  for (i = 0; i < B->ncl; i++)
-    est_fix(E, G->tprop[B->cl[i]], bit(B->cur, i));
-  est_run(E);
   memset(B->nxt, 0, B->cw * sizeof *B->nxt);
   for (i = 0; i < B->ncl; i++) {
     int v = B->cl[i] < G->nnext ? est_value(E, G->next[B->cl[i]].prop) : V0;
@@ -414,8 +414,9 @@ static uint32_t moves_to_end(bud_t *B, est_t *E, const uint32_t *w)
   keep = B->nmemo < MEMO_CAP / 2;   /* (so an empty place is always met) */
   if (keep)
     memcpy(B->mkey + (size_t)h * B->cw, B->cur, B->cw * sizeof *B->cur);
-  for (t = 0; !may_end(B, E); t++) {
-    if (t == B->lim)
+  for (t = 0;; t++) {
+    fix_clock(B, E);
+    if (may_end(E) || t == B->lim)
       break;
     if (!advance(B, E)) {
       t = 0;

@@ -145,6 +145,9 @@ int solve_report(gdl_ctx *ctx, const opts_t *o, const gdl_solve_result *r,
     } else if (res.status == GDL_UNSOLVABLE && res.goal >= 0) {
       printf("; unsolvable: no terminal state with goal 100 is reachable; "
              "the best goal reachable is %ld (the plan above)", res.goal);
+    } else if (res.status == GDL_UNSOLVABLE && res.pruned) {
+      printf("; unsolvable: no terminal state with goal 100 is reachable "
+             "(dead ends were left out: --no-prune finds the best goal)");
     } else if (res.status == GDL_UNSOLVABLE) {
       printf("; unsolvable: no terminal state with a goal is reachable");
     } else {

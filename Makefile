@@ -242,16 +242,20 @@ asan:
 
 # The threaded searches under ThreadSanitizer: bfs, astar and gbfs on 1 to
 # 4 threads held to one thread's answers (the unit tests' threads and
-# limits cases), and each on 4 threads on every puzzle and a sudoku (whose
-# estimates run on the threads), 5 s each; any report fails it.
+# limits cases), and each, and dfs that prunes, on 4 threads on every
+# puzzle, a sudoku (whose estimates run on the threads) and the games a
+# move budget prunes (each thread its copy), 5 s each; any report fails
+# it.
 TSAN_FLAGS := -O1 -g -fsanitize=thread
 tsan:
 	$(MAKE) B=build/tsan CC=clang CFLAGS="$(TSAN_FLAGS)" LDFLAGS="-fsanitize=thread" \
 	  build/tsan/gdl build/tsan/check_gdl
 	CK_RUN_CASE=threads TSAN_OPTIONS=halt_on_error=1 build/tsan/check_gdl
 	CK_RUN_CASE=limits TSAN_OPTIONS=halt_on_error=1 build/tsan/check_gdl
-	for f in puzzles/*.kif puzzles/*.hrf $(CORPUS)/single/sudokuGrade1.kif; do \
-	  for a in bfs astar gbfs; do \
+	for f in puzzles/*.kif puzzles/*.hrf $(CORPUS)/single/sudokuGrade1.kif \
+	  tests/budget/*.kif $(CORPUS)/single/max_knights.kif \
+	  $(CORPUS)/single/queens08ug.kif; do \
+	  for a in bfs astar gbfs "dfs --prune"; do \
 	    TSAN_OPTIONS=halt_on_error=1 build/tsan/gdl solve -a $$a --threads 4 --quiet \
 	      --max-seconds 5 $$f > /dev/null; rc=$$?; \
 	    [ $$rc -le 3 ] || { echo "tsan: $$a $$f: exit $$rc"; exit 1; }; \

@@ -236,6 +236,7 @@ bud_t *bud_build(gdl_ctx *ctx, est_t *E, const uint32_t *start)
   ground_t *G = ctx->ground;
   bud_t *B = NULL;
   uint32_t nm, i, j, s, *does = NULL, *bh_lo = NULL, *bh = NULL, neff = 0;
+  uint32_t effcap = 0;
   uint8_t *auton = NULL;
   if (ctx->nroles != 1 || G->nlegal[0] == 0 || G->nlegal[0] > MAX_MOVES ||
       est_goal(E) == NONE || est_terminal(E) == NONE || !est_latches(E))
@@ -270,22 +271,15 @@ bud_t *bud_build(gdl_ctx *ctx, est_t *E, const uint32_t *start)
     if ((s = find_once(G, E, bh_lo, bh, G->legal[0][j].prop)) == NONE)
       goto none;
     B->once[j] = s;
-    /* eff(a): counted, then (below) placed */
-    for (s = 0; s < G->nnext; s++)
+    for (s = 0; s < G->nnext; s++)     /* eff(a) */
       if (G->tprop[s] != NONE && est_latched(E, s, 1) &&
-          est_value(E, G->next[s].prop) == V1)
-        neff++;
+          est_value(E, G->next[s].prop) == V1) {
+        GROW(ctx, B->eff, effcap, neff);
+        B->eff[neff++] = s;
+      }
     B->eff_lo[j + 1] = neff;
     if ((j & 15) == 15)
       ctx_poll(ctx);
-  }
-  B->eff = ctx_alloc(ctx, (neff + 1) * sizeof *B->eff);
-  for (j = 0, neff = 0; j < nm; j++) {
-    play_only(E, does, nm, j);
-    for (s = 0; s < G->nnext; s++)
-      if (G->tprop[s] != NONE && est_latched(E, s, 1) &&
-          est_value(E, G->next[s].prop) == V1)
-        B->eff[neff++] = s;
   }
   /* the conflicts */
   B->rw = (nm + 31) / 32;

@@ -772,9 +772,6 @@ static void bfs_free(search_t *S, bfs_arg *a)
   }
 }
 
-/* The state the search starts from: the initial one, or opts->start;
- * with the grounded engine as bits where the network keeps states so
- * (ground_state_words), else as facts. */
 /* The move budget (budget.c) of the game, found once, from the first
  * pruning search's start; a copy for each thread that estimates. */
 static void use_budget(search_t *S)
@@ -794,6 +791,9 @@ static void use_budget(search_t *S)
   }
 }
 
+/* The state the search starts from: the initial one, or opts->start;
+ * with the grounded engine as bits where the network keeps states so
+ * (ground_state_words), else as facts. */
 static void start_state(search_t *S)
 {
   gdl_ctx *ctx = S->ctx;

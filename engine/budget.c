@@ -98,28 +98,29 @@ static void play_only(est_t *E, const uint32_t *does, uint32_t nm, uint32_t j)
   est_run(E);
 }
 
-/* Slot once(j) of move j, whose legal proposition is L, or NONE: a
- * positive `true` literal of each rule of L, latched false once false,
- * whose `next` the values fixed (play_only, j) make false. */
+/* Whether slot s can be once(j): latched false once false, and made
+ * false by the values fixed (play_only, j). */
+static int makes_false(const ground_t *G, est_t *E, uint32_t s)
+{
+  return est_latched(E, s, 0) &&
+         (s >= G->nnext || est_value(E, G->next[s].prop) == V0);
+}
+
+/* Slot once(j) of move j, whose legal proposition is L, or NONE: L's
+ * fluent, or a positive `true` literal of each rule of L, that
+ * makes_false. */
 static uint32_t find_once(const ground_t *G, est_t *E, const uint32_t *bh_lo,
                           const uint32_t *bh, uint32_t L)
 {
   uint32_t i, k, r0;
-  if (G->tslot[L]) {           /* legal is the fluent itself */
-    uint32_t s = G->tslot[L] - 1;
-    return est_latched(E, s, 0) &&
-           (s >= G->nnext || est_value(E, G->next[s].prop) == V0) ? s : NONE;
-  }
+  if (G->tslot[L])             /* legal is the fluent itself */
+    return makes_false(G, E, G->tslot[L] - 1) ? G->tslot[L] - 1 : NONE;
   if (bh_lo[L] == bh_lo[L + 1])
     return NONE;
   r0 = bh[bh_lo[L]];
   for (k = G->in_lo[r0]; k < G->in_lo[r0 + 1]; k++) {
-    uint32_t q = G->in[k] >> 1, s, ok = 1;
-    if ((G->in[k] & 1) || !G->tslot[q])
-      continue;
-    s = G->tslot[q] - 1;
-    if (!est_latched(E, s, 0) ||
-        (s < G->nnext && est_value(E, G->next[s].prop) != V0))
+    uint32_t q = G->in[k] >> 1, ok = 1;
+    if ((G->in[k] & 1) || !G->tslot[q] || !makes_false(G, E, G->tslot[q] - 1))
       continue;
     for (i = bh_lo[L] + 1; i < bh_lo[L + 1] && ok; i++) {
       uint32_t r = bh[i], m;
@@ -128,7 +129,7 @@ static uint32_t find_once(const ground_t *G, est_t *E, const uint32_t *bh_lo,
         ok |= G->in[m] == (q << 1);
     }
     if (ok)
-      return s;
+      return G->tslot[q] - 1;
   }
   return NONE;
 }

@@ -158,7 +158,7 @@ static const struct {
     "summary that says whether it is proven shortest.  Algorithms:\n"
     "  auto     (the default) astar, bfs, dfs, gbfs, each with a share of\n"
     "           the time: the first plan found, made shorter if it can be\n"
-    "  astar    A* with h_max, an estimate read off the rules: shortest\n"
+    "  astar    A* on estimates read off the rules: shortest\n"
     "  idastar  iterative deepening A*: shortest, little memory\n"
     "  gbfs     greedy best-first on FF's relaxed plan: some plan, fast\n"
     "  bfs, iddfs  blind: shortest;   dfs  blind: some plan\n"

@@ -102,7 +102,7 @@ int solve_report(gdl_ctx *ctx, const opts_t *o, const gdl_solve_result *r,
            "\"bytes_per_state\": %.1f, \"algorithm\": \"%s\", "
            "\"optimal\": %s, \"pruned\": %llu, \"estimate\": %u, "
            "\"latches\": %u, \"stubborn\": %s, \"budget\": %s, "
-           "\"counter\": %u, "
+           "\"groups\": %u, \"counter\": %u, "
            "\"goal_bound\": %s, \"shortened_from\": %zu, "
            "\"threads\": %u",
            (unsigned long long)res.expanded,
@@ -113,7 +113,7 @@ int solve_report(gdl_ctx *ctx, const opts_t *o, const gdl_solve_result *r,
            res.optimal ? "true" : "false",
            (unsigned long long)res.pruned, res.estimate, res.latches,
            res.stubborn ? "true" : "false", res.budget ? "true" : "false",
-           res.counter,
+           res.groups, res.counter,
            res.goal_bound ? "true" : "false", res.shortened_from,
            res.threads);
     if (res.status == GDL_LIMIT) {

@@ -92,6 +92,9 @@ struct estimator {
   uint8_t *kind;               /* per proposition: K_* */
   uint8_t *memo;               /* per proposition: value + 1, this run */
   uint32_t *mstamp, mnow;
+  uint32_t pick;               /* the first unknown fluent or move read
+                                  this run, or NONE */
+  uint64_t evals;              /* propositions evaluated, in all */
   uint8_t *fixed;              /* per proposition: V0, V1 or VU */
   uint8_t *latch;              /* per slot: L_UP, L_DOWN or 0 */
   uint32_t nlatch;
@@ -117,15 +120,18 @@ static int eval3(est_t *E, uint32_t p, unsigned depth)
   const ground_t *G = E->G;
   uint32_t i, j;
   int v = V0;
+  E->evals++;
   if (E->fixed[p] != VU)       /* a fluent's value, or one forced */
     return E->fixed[p];
   switch (E->kind[p]) {
   case K_ALWAYS:
     return V1;
   case K_TRUE:
+  case K_MOVE:
+    if (E->pick == NONE)       /* the first unknown input read */
+      E->pick = p;
     return VU;
   case K_INPUT:
-  case K_MOVE:
   case K_RECURSIVE:
     return VU;
   default:
@@ -160,6 +166,7 @@ static int eval3(est_t *E, uint32_t p, unsigned depth)
 /* A new run of three-valued evaluation: every memo is old. */
 static void eval3_run(est_t *E)
 {
+  E->pick = NONE;
   if (++E->mnow == 0) {        /* wrapped */
     memset(E->mstamp, 0, E->n * sizeof *E->mstamp);
     E->mnow = 1;
@@ -694,6 +701,32 @@ void est_run(est_t *E)
 int est_value(est_t *E, uint32_t p)
 {
   return eval3(E, p, 0);
+}
+
+int est_fixed(const est_t *E, uint32_t p)
+{
+  return E->fixed[p];
+}
+
+uint32_t est_pick(const est_t *E)
+{
+  return E->pick;
+}
+
+uint64_t est_evals(const est_t *E)
+{
+  return E->evals;
+}
+
+uint32_t est_moves(const est_t *E)
+{
+  return E->nroles == 1 ? E->role_lo[1] : 0;
+}
+
+void est_move(const est_t *E, uint32_t k, uint32_t *does, uint32_t *legal)
+{
+  *does = E->mv_does[k];
+  *legal = E->mv_in[E->mv_lo[k]];
 }
 
 uint32_t est_goal(const est_t *E)

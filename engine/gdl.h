@@ -383,6 +383,8 @@ typedef struct {
   int budget;              /* 1 when it pruned by a move budget (one
                               role, moves made once, conflicts, a step
                               counter: budget.c) */
+  uint32_t groups;         /* groups of fluents whose distances the
+                              estimate adds (0: none; dtg.c) */
   uint32_t counter;        /* fluents of a step counter left out of the
                               stored states (0: none) */
   size_t shortened_from;   /* the length of the plan found before it was

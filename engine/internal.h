@@ -442,13 +442,23 @@ int est_latched(const est_t *E, uint32_t s, uint32_t v);
  * scratch its own), and its release. */
 est_t *est_copy(gdl_ctx *ctx, const est_t *E);
 void est_copy_free(gdl_ctx *ctx, est_t *C);
-/* Three-valued evaluation on E's network, for budget.c: every
+/* Three-valued evaluation on E's network, for budget.c and dtg.c: every
  * proposition unknown (est_unfix); proposition p fixed to v (0 false, 1
  * true); a new run; p's value in it (0, 1, or 2: unknown). */
 void est_unfix(est_t *E);
 void est_fix(est_t *E, uint32_t p, int v);
 void est_run(est_t *E);
 int est_value(est_t *E, uint32_t p);
+/* The value p is fixed to (2: none); the first fluent or move of the
+ * last run whose value was read unknown (UINT32_MAX: none). */
+int est_fixed(const est_t *E, uint32_t p);
+uint32_t est_pick(const est_t *E);
+/* Propositions evaluated three ways so far: a measure of work. */
+uint64_t est_evals(const est_t *E);
+/* The moves of a game of one role (0 with more roles), and move k's
+ * `does` (UINT32_MAX: none) and `legal` propositions. */
+uint32_t est_moves(const est_t *E);
+void est_move(const est_t *E, uint32_t k, uint32_t *does, uint32_t *legal);
 /* The propositions goal 100 (of the first role) and terminal, or
  * UINT32_MAX. */
 uint32_t est_goal(const est_t *E);
@@ -469,6 +479,24 @@ void bud_copy_free(gdl_ctx *ctx, bud_t *C);
 /* 1 when no plan from state w (bits, not terminal) fits the budget (E:
  * the estimator B was built with, or a copy of it). */
 int bud_dead(bud_t *B, est_t *E, const uint32_t *w);
+
+/* ---- groups of fluents, summed (dtg.c) -------------------------------- */
+
+/* An estimate that adds the distances of groups of fluents of which at
+ * most one holds (see dtg.c for how they are proven, and why the sum
+ * never exceeds the moves still needed). */
+typedef struct dtg dtg_t;
+/* The groups of the grounded network (E its estimator, one role), proven
+ * from state `start` (bits), or NULL where none helps. */
+dtg_t *dtg_build(gdl_ctx *ctx, est_t *E, const uint32_t *start);
+/* 1 when every group proven holds in state w: a start the sum speaks
+ * of. */
+int dtg_holds(const dtg_t *D, const uint32_t *w);
+/* The groups summed (0 for NULL). */
+uint32_t dtg_groups(const dtg_t *D);
+/* The sum of state w's distances, or EST_DEAD where one is infinite;
+ * read only, so threads share D. */
+uint32_t dtg_state(const dtg_t *D, const uint32_t *w);
 
 /* ---- partial-order reduction (stubborn.c) ----------------------------- */
 
@@ -646,6 +674,8 @@ struct gdl_ctx {
   int stub_tried;              /* ... (NULL: the rules do not allow them) */
   bud_t *bud;                  /* its move budget (budget.c), once a */
   int bud_tried;               /* search asked (NULL: none) */
+  dtg_t *dtg;                  /* its groups summed (dtg.c), once a */
+  int dtg_tried;               /* search asked (NULL: none) */
   uint32_t *clk_mask;          /* its step counter's slots (clock.c), */
   uint32_t clk_slots;          /* ... how many (0: none), */
   int clk_ends;                /* ... whether terminal reads them, */

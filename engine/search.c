@@ -116,6 +116,7 @@ typedef struct {
   est_t **Es;                 /* per thread but the first: a copy of E */
   bud_t *B;                   /* the move budget (pruning only), or NULL */
   bud_t **Bs;                 /* per thread but the first: a copy of B */
+  const dtg_t *D;             /* groups summed (dtg.c), or NULL */
   unsigned nthreads;
   double est_cost;            /* seconds an estimate, as last measured */
   int together;               /* bfs, dfs: dead ends found among a
@@ -383,6 +384,26 @@ static int dead(est_t *E, bud_t *B, const uint32_t *w)
   return est_dead(E, w) || (B && bud_dead(B, E, w));
 }
 
+/* E's h_max and h_ff of state w, each raised to D's sum of the groups'
+ * distances (dtg.c; NULL: none), into *hmax and *hff. */
+static void estimates(est_t *E, const dtg_t *D, const uint32_t *w,
+                      uint32_t *hmax, uint32_t *hff)
+{
+  uint32_t d;
+  est_state(E, w, hmax, hff);
+  if (!D || *hmax == EST_DEAD)
+    return;
+  d = dtg_state(D, w);
+  if (d == EST_DEAD)
+    *hmax = *hff = EST_DEAD;
+  else {
+    if (d > *hmax)
+      *hmax = d;
+    if (d > *hff)
+      *hff = d;
+  }
+}
+
 /* The estimates of a state of bits w into *hmax and *hff (0 without
  * estimates); 0 when it is a dead end left out (counted), else 1.  Where
  * pruning is off a dead end is searched like any state, estimated 0. */
@@ -394,7 +415,7 @@ static int estimate(search_t *S, const uint32_t *w, uint32_t *hmax,
     return 1;
   if ((++S->ctx->poll & 63) == 0)   /* an estimate can take a while */
     ctx_poll(S->ctx);
-  est_state(S->E, w, hmax, hff);
+  estimates(S->E, S->D, w, hmax, hff);
   if (*hmax == EST_DEAD || (S->prune && dead(S->E, S->B, w))) {
     if (S->prune) {
       S->res->pruned++;
@@ -543,7 +564,7 @@ static void *estimate_part(void *arg)
   uint32_t i;
   for (i = j->lo; i < j->hi; i++) {
     const uint32_t *w = S->kbits + (size_t)i * S->words;
-    est_state(j->E, w, &S->khm[i], &S->khf[i]);
+    estimates(j->E, S->D, w, &S->khm[i], &S->khf[i]);
     S->kdead[i] = S->khm[i] == EST_DEAD || (S->prune && dead(j->E, j->B, w));
   }
   return NULL;
@@ -791,6 +812,19 @@ static void use_budget(search_t *S)
   }
 }
 
+/* The groups summed (dtg.c) of the game, found once, from the first
+ * search's start; used where the search's start is one they speak of. */
+static void use_dtg(search_t *S)
+{
+  gdl_ctx *ctx = S->ctx;
+  if (!ctx->dtg_tried) {
+    ctx->dtg = dtg_build(ctx, S->E, S->cur.facts);
+    ctx->dtg_tried = 1;
+  }
+  S->D = ctx->dtg && dtg_holds(ctx->dtg, S->cur.facts) ? ctx->dtg : NULL;
+  S->res->groups = dtg_groups(S->D);
+}
+
 /* The state the search starts from: the initial one, or opts->start;
  * with the grounded engine as bits where the network keeps states so
  * (ground_state_words), else as facts. */
@@ -825,6 +859,8 @@ static void start_state(search_t *S)
   S->reopen = S->best == BEST_ASTAR || S->C;
   if (S->words && S->E && S->prune)
     use_budget(S);
+  if (S->words && S->E)
+    use_dtg(S);
 }
 
 /* Stores the start, without its step counter, as state 0. */

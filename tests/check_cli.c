@@ -866,7 +866,7 @@ START_TEST(test_solve_limit)
   free(j);
   free(out);
   free(err);
-  ck_assert_int_eq(tu_gdl_run(&out, &err, "solve puzzles/fifteen-puzzle-34.kif "
+  ck_assert_int_eq(tu_gdl_run(&out, &err, "solve puzzles/peg-solitaire-33.kif "
                    "--max-seconds 0.05"), 3);
   ck_assert_has(out, "; limit");
   free(out);

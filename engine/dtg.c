@@ -126,6 +126,18 @@ static void set(build_t *b, uint32_t p, int v)
   b->trail[b->ntrail++] = p;
 }
 
+/* q, other than p, made false; 0 where it is true. */
+static int other_false(build_t *b, uint32_t q, uint32_t p)
+{
+  int c;
+  if (q == NONE || q == p)
+    return 1;
+  c = est_fixed(b->E, q);
+  if (c == VU)
+    set(b, q, V0);
+  return c != V1;
+}
+
 /* Fixes p to v and what the candidates and the one move force; 0 on a
  * contradiction. */
 static int fix(build_t *b, uint32_t p, int v)
@@ -145,30 +157,16 @@ static int fix(build_t *b, uint32_t p, int v)
       if (!b->alive[g])
         continue;
       b->steps += size(b, g);
-      for (j = b->lo[g]; j < b->lo[g + 1]; j++) {
-        uint32_t q = G->tprop[b->slot[j]];
-        if (q == p)
-          continue;
-        c = est_fixed(b->E, q);
-        if (c == V1)
+      for (j = b->lo[g]; j < b->lo[g + 1]; j++)
+        if (!other_false(b, G->tprop[b->slot[j]], p))
           return 0;
-        if (c == VU)
-          set(b, q, V0);
-      }
     }
   } else if (b->move_of[p]) {
     b->on = b->move_of[p] - 1;
     b->steps += b->nm;
-    for (i = 0; i < b->nm; i++) {
-      uint32_t q = b->does[i];
-      if (q == NONE || q == p)
-        continue;
-      c = est_fixed(b->E, q);
-      if (c == V1)
+    for (i = 0; i < b->nm; i++)
+      if (!other_false(b, b->does[i], p))
         return 0;
-      if (c == VU)
-        set(b, q, V0);
-    }
   }
   return 1;
 }

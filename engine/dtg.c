@@ -118,6 +118,20 @@ static int bit(const uint32_t *w, uint32_t i)
   return (w[i >> 5] >> (i & 31)) & 1;
 }
 
+/* The value in state w of the group of slots slot[0, n): the place of the
+ * one that holds, n where none does, NONE where two do. */
+static uint32_t value(const uint32_t *slot, uint32_t n, const uint32_t *w)
+{
+  uint32_t j, v = n;
+  for (j = 0; j < n; j++)
+    if (bit(w, slot[j])) {
+      if (v != n)
+        return NONE;
+      v = j;
+    }
+  return v;
+}
+
 /* ---- the search over partial states ----------------------------------- */
 
 static void set(build_t *b, uint32_t p, int v)
@@ -413,14 +427,6 @@ static void candidates(build_t *b)
 
 /* ---- 2. at most one holds --------------------------------------------- */
 
-static int holds(const build_t *b, uint32_t g, const uint32_t *w)
-{
-  uint32_t j, n = 0;
-  for (j = b->lo[g]; j < b->lo[g + 1]; j++)
-    n += (uint32_t)bit(w, b->slot[j]);
-  return n <= 1;
-}
-
 /* Whether candidate g lies in a bigger one still alive (so that it holds
  * wherever that one does). */
 static int inside(const build_t *b, uint32_t g)
@@ -452,7 +458,7 @@ static void prove(build_t *b, const uint32_t *start)
   uint32_t g, i, j;
   int changed;
   for (g = 0; g < b->ng; g++)
-    if (b->alive[g] && !holds(b, g, start))
+    if (b->alive[g] && value(b->slot + b->lo[g], size(b, g), start) == NONE)
       b->alive[g] = 0;
   do {
     changed = 0;
@@ -598,10 +604,8 @@ static void useful(build_t *b, const uint32_t *start)
   b->wt = ctx_alloc(ctx, (b->nu + 1) * sizeof *b->wt);
   b->d0 = ctx_alloc(ctx, (b->nu + 1) * sizeof *b->d0);
   for (i = 0; i < b->nu; i++) {
-    uint32_t u = b->use[i], n = size(b, u) + 1, v = n - 1, maxd = 0;
-    for (j = b->lo[u]; j < b->lo[u + 1]; j++)
-      if (bit(start, b->slot[j]))
-        v = j - b->lo[u];
+    uint32_t u = b->use[i], n = size(b, u) + 1, maxd = 0;
+    uint32_t v = value(b->slot + b->lo[u], n - 1, start);   /* proven */
     for (j = 0; j < n; j++)
       if (b->dist[i][j] != INF && b->dist[i][j] > maxd)
         maxd = b->dist[i][j];
@@ -801,14 +805,11 @@ dtg_t *dtg_build(gdl_ctx *ctx, est_t *E, const uint32_t *start)
 
 int dtg_holds(const dtg_t *D, const uint32_t *w)
 {
-  uint32_t g, j;
-  for (g = 0; g < D->nall; g++) {
-    uint32_t n = 0;
-    for (j = D->all_lo[g]; j < D->all_lo[g + 1]; j++)
-      n += (uint32_t)bit(w, D->all[j]);
-    if (n > 1)
+  uint32_t g;
+  for (g = 0; g < D->nall; g++)
+    if (value(D->all + D->all_lo[g], D->all_lo[g + 1] - D->all_lo[g], w) ==
+        NONE)
       return 0;
-  }
   return 1;
 }
 
@@ -819,15 +820,10 @@ uint32_t dtg_groups(const dtg_t *D)
 
 uint32_t dtg_state(const dtg_t *D, const uint32_t *w)
 {
-  uint32_t g, j, sum = 0;
+  uint32_t g, sum = 0;
   for (g = 0; g < D->ng; g++) {
-    uint32_t v = D->lo[g + 1] - D->lo[g], n = 0, d;
-    for (j = D->lo[g]; j < D->lo[g + 1]; j++)
-      if (bit(w, D->slot[j])) {
-        v = j - D->lo[g];
-        n++;
-      }
-    if (n > 1)
+    uint32_t v = value(D->slot + D->lo[g], D->lo[g + 1] - D->lo[g], w), d;
+    if (v == NONE)
       return 0;                /* not a state the proof speaks of */
     d = D->dist[D->lo[g] + g + v];
     if (d == INF)

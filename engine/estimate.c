@@ -44,10 +44,10 @@
  * derives is one).  Each is found by a three-valued evaluation of the
  * fluent's `next`, with the fluent fixed and every other fluent and move
  * unknown; where that says "unknown" and one role has few moves, once
- * more with each move played in turn (every_move).  In a state, the latched fluents keep their values in every
- * state that follows; when a three-valued evaluation of goal 100 (or of
- * terminal) with those fixed and the rest unknown says "never", the state
- * is a dead end.  The evaluation is demand-driven over the rules of each
+ * more with each move played in turn (every_move).  In a state, the
+ * latched fluents keep their values in every state that follows; when a
+ * three-valued evaluation of goal 100 (or of terminal) with those fixed
+ * and the rest unknown says "never", the state is a dead end.  The evaluation is demand-driven over the rules of each
  * proposition; a proposition of a recursive group is taken as unknown,
  * which can only make the answer less certain, never wrong.
  */

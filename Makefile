@@ -10,13 +10,16 @@ BISON   ?= bison
 FLEX    ?= flex
 B       := build
 
-CLISRC  := engine/cli.c engine/cli_args.c engine/cli_solve.c engine/cli_teach.c \
-           engine/cli_util.c
-WEBSRC  := engine/web.c
-MPISRC  := engine/mpi.c
-LIBSRC  := $(filter-out $(CLISRC) $(WEBSRC) $(MPISRC),$(wildcard engine/*.c))
-LIBOBJ  := $(LIBSRC:engine/%.c=$(B)/%.o) $(B)/parser.o $(B)/lexer.o \
+# engine/: a folder a layer, lowest first (doc/engine.md, "Map"); the
+# library is the first five, the command and the bindings sit on it.
+# Objects go to $(B) by file name, which is unique across the folders.
+LIBDIRS := core network analysis search teach
+LIBSRC  := $(foreach d,$(LIBDIRS),$(wildcard engine/$(d)/*.c))
+CLISRC  := $(wildcard engine/cli/*.c)
+OBJ      = $(addprefix $(1)/,$(notdir $(2:.c=.o)))
+LIBOBJ  := $(call OBJ,$(B),$(LIBSRC)) $(B)/parser.o $(B)/lexer.o \
            $(B)/infix_parser.o $(B)/infix_lexer.o
+vpath %.c $(addprefix engine/,$(LIBDIRS) cli bind)
 
 all: $(B)/gdl $(B)/libgdl.a
 
@@ -48,13 +51,13 @@ $(B)/infix_parser.o: $(B)/infix_parser.c $(B)/infix_lexer.h
 $(B)/infix_lexer.o: $(B)/infix_lexer.c $(B)/infix_parser.h
 	$(CC) $(CPPFLAGS) $(CFLAGS) $(GENWARN) -MMD -c -o $@ $<
 
-$(B)/%.o: engine/%.c $(B)/parser.h | $(B)/.dir
+$(B)/%.o: %.c $(B)/parser.h | $(B)/.dir
 	$(CC) $(CPPFLAGS) $(CFLAGS) $(WARN) $(EXTRA_WARN) -MMD -c -o $@ $<
 
 $(B)/libgdl.a: $(LIBOBJ)
 	$(AR) rcs $@ $^
 
-$(B)/gdl: $(CLISRC:engine/%.c=$(B)/%.o) $(B)/libgdl.a
+$(B)/gdl: $(call OBJ,$(B),$(CLISRC)) $(B)/libgdl.a
 	$(CC) $(CFLAGS) $(LDFLAGS) -o $@ $^ $(LDLIBS)
 
 # ---- gdl-mpi: breadth-first search across machines (Open MPI) -------------
@@ -65,7 +68,7 @@ MPICC   ?= mpicc
 # the wrappers compile with $(CC) (clang under make asan), not their own
 MPIENV  := OMPI_CC=$(CC) MPICH_CC=$(CC)
 
-$(B)/mpi.o: engine/mpi.c $(B)/parser.h | $(B)/.dir
+$(B)/mpi.o: engine/bind/mpi.c $(B)/parser.h | $(B)/.dir
 	$(MPIENV) $(MPICC) $(CPPFLAGS) $(CFLAGS) $(WARN) $(EXTRA_WARN) -MMD -c -o $@ $<
 
 $(B)/gdl-mpi: $(B)/mpi.o $(B)/cli_args.o $(B)/cli_solve.o $(B)/cli_util.o \
@@ -79,7 +82,7 @@ check-mpi: all
 	GDL_MPI=$(B)/gdl-mpi tests/mpi.sh
 
 # ---- the browser playground ------------------------------------------------
-# libgdl and engine/web.c compiled to WebAssembly by Emscripten (Debian's
+# libgdl and engine/bind/web.c compiled to WebAssembly by Emscripten (Debian's
 # emscripten 3.1.6), beside the page's sources from doc/playground/, the
 # bundled puzzles and rule libraries, and Graphviz compiled to WebAssembly
 # (@viz-js/viz, fetched by npm into $(B)/npm, never committed): build/web/
@@ -105,7 +108,7 @@ EMENV   := NODE_PATH=/usr/share/nodejs$(if $(NODE_PATH),:$(NODE_PATH))
 EMOPT   ?= -O3
 WB      := $(B)/web
 WO      := $(B)/web-obj
-WEBOBJ  := $(LIBSRC:engine/%.c=$(WO)/%.o) $(WO)/parser.o \
+WEBOBJ  := $(call OBJ,$(WO),$(LIBSRC)) $(WO)/parser.o \
            $(WO)/lexer.o $(WO)/infix_parser.o $(WO)/infix_lexer.o $(WO)/web.o
 EMLINK  := -sENVIRONMENT=web,worker -sMODULARIZE=1 -sEXPORT_NAME=createGdl \
            -sALLOW_MEMORY_GROWTH=1 -sINITIAL_MEMORY=33554432 \
@@ -117,7 +120,7 @@ BUNDLED := $(wildcard puzzles/*.kif puzzles/*.hrf rules/*.kif rules/*.hrf)
 $(WO)/.dir:
 	@mkdir -p $(WO) && touch $@
 
-$(WO)/%.o: engine/%.c $(B)/parser.h | $(WO)/.dir
+$(WO)/%.o: %.c $(B)/parser.h | $(WO)/.dir
 	$(EMENV) $(EMCC) $(CPPFLAGS) $(EMOPT) $(WARN) $(EXTRA_WARN) -MMD -c -o $@ $<
 
 $(WO)/%.o: $(B)/%.c $(B)/parser.h $(B)/lexer.h | $(WO)/.dir

@@ -8,7 +8,7 @@
 #include <string.h>
 
 #include "testutil.h"
-#include "internal.h"
+#include "analysis/analysis.h"
 
 static gdl_ctx *load_path(const char *path, unsigned flags)
 {
@@ -459,7 +459,7 @@ START_TEST(test_stubborn_not)
 }
 END_TEST
 
-/* Step counters (clock.c).  Where only terminal reads the counter and
+/* Step counters (counter.c).  Where only terminal reads the counter and
  * goal 100 ends the game by itself, each search but iddfs and idastar
  * stores states without it: the same shortest length, fewer states, for
  * each of the searches that take a stored state up again when reached by
@@ -595,7 +595,7 @@ START_TEST(test_budget_knights)
 }
 END_TEST
 
-/* Groups of fluents summed (dtg.c): on the sliding puzzles each tile's
+/* Groups of fluents summed (groups.c): on the sliding puzzles each tile's
  * squares, one group a tile (the blank's and each square's contents
  * conflict with them), whose sum at the start is the Manhattan distance;
  * A* and IDA* prove the shortest plan within 100,000 states (blind bfs

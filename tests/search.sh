@@ -13,7 +13,7 @@
 #     above holds the reduction to bfs too;
 #   - the bfs all are held to stores each state whole (--no-counter);
 #     every other search leaves a step counter out of the stored states
-#     where the rules have one (clock.c; tests/counter/ and several
+#     where the rules have one (engine/analysis/counter.c; tests/counter/ and several
 #     corpus games do): bfs with it gives the same verdict and length,
 #     the same best goal where it says the goal is proven best, and
 #     expands no more states;

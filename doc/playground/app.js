@@ -1,9 +1,9 @@
 /* app.js - the gdl playground: an editor for the rules, and the game they
  * describe played, solved, explained, traced and drawn, all in the page.
  *
- * gdl.js (libgdl and engine/web.c compiled to WebAssembly) runs here for
+ * gdl.js (libgdl and engine/bind/web.c compiled to WebAssembly) runs here for
  * everything quick; a solve runs in worker.js.  Each call of the C side
- * returns one JSON object (engine/web.c says which).  The bundled puzzles
+ * returns one JSON object (engine/bind/web.c says which).  The bundled puzzles
  * and rule libraries (files.json lists them) are fetched once and written
  * into the module's file system with the layout of a checkout, so that a
  * puzzle's `;#include "../rules/dogbunny.kif"` finds its library.

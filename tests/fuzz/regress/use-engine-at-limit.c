@@ -1,6 +1,6 @@
 /*
  * use-engine-at-limit.c - replays a bug no fuzz input reaches directly:
- * gdl_use_engine() allocates (its copy of the lazy flags, engine/ground.c)
+ * gdl_use_engine() allocates (its copy of the lazy flags, engine/network/ground.c)
  * before any PROTECT, so when that allocation fails, ctx_throw() finds no
  * jump target and calls abort().  Here the memory limit is set to what
  * the compiled game already holds, so the first byte more fails; the call

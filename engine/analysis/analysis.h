@@ -1,0 +1,132 @@
+/*
+ * analysis.h - what the searches read off the grounded network: distance
+ * estimates and dead ends, groups of fluents, move budgets, stubborn
+ * sets, step counters.  Included by the searches and the bindings above
+ * them; each analysis's file says when it applies and why it is sound.
+ */
+#ifndef GDL_ANALYSIS_H
+#define GDL_ANALYSIS_H
+#include "network/network.h"
+
+typedef struct counter counter_t;  /* a step counter (counter.c) */
+
+/* ---- estimates (estimate.c) ------------------------------------------- */
+
+/* Distance estimates and dead ends from the grounded network (see
+ * estimate.c for how each is computed and why it is sound). */
+#define EST_DEAD UINT32_MAX
+/* The estimator of the grounded network, or NULL where states are not
+ * bits of it (the interpreter: every estimate is then 0). */
+est_t *est_build(gdl_ctx *ctx);
+/* For the state of bits w (ground_state_words): h_max, never more than
+ * the moves still needed, and h_ff, FF's relaxed plan; both EST_DEAD when
+ * the relaxed game cannot reach goal 100 from it. */
+void est_state(est_t *E, const uint32_t *w, uint32_t *hmax, uint32_t *hff);
+/* 1 when, by the latched fluents of state w, goal 100 can never hold. */
+int est_dead(est_t *E, const uint32_t *w);
+/* 1 when, wherever proposition a holds, one of rules[0, n) fires, as far
+ * as a three-valued evaluation of them shows with what a holding forces
+ * (the literals of a's one rule, and so on) fixed and the rest unknown. */
+int est_forces(gdl_ctx *ctx, est_t *E, uint32_t a, const uint32_t *rules,
+               uint32_t n);
+/* The fluents found latched. */
+uint32_t est_latches(const est_t *E);
+/* 1 when fluent slot s, once it has value v (0 or 1), keeps it. */
+int est_latched(const est_t *E, uint32_t s, uint32_t v);
+/* A copy of E for another thread (the graph shared, read-only, the
+ * scratch its own), and its release. */
+est_t *est_copy(gdl_ctx *ctx, const est_t *E);
+void est_copy_free(gdl_ctx *ctx, est_t *C);
+/* Three-valued evaluation on E's network, for budget.c and groups.c: every
+ * proposition unknown (est_unfix); proposition p fixed to v (0 false, 1
+ * true); a new run; p's value in it (0, 1, or 2: unknown). */
+void est_unfix(est_t *E);
+void est_fix(est_t *E, uint32_t p, int v);
+void est_run(est_t *E);
+int est_value(est_t *E, uint32_t p);
+/* The value p is fixed to (2: none); the first fluent or move of the
+ * last run whose value was read unknown (UINT32_MAX: none). */
+int est_fixed(const est_t *E, uint32_t p);
+uint32_t est_pick(const est_t *E);
+/* Propositions evaluated three ways so far: a measure of work. */
+uint64_t est_evals(const est_t *E);
+/* The moves of a game of one role (0 with more roles), and move k's
+ * `does` (UINT32_MAX: none) and `legal` propositions. */
+uint32_t est_moves(const est_t *E);
+void est_move(const est_t *E, uint32_t k, uint32_t *does, uint32_t *legal);
+/* The propositions goal 100 (of the first role) and terminal, or
+ * UINT32_MAX. */
+uint32_t est_goal(const est_t *E);
+uint32_t est_terminal(const est_t *E);
+
+/* ---- move budgets (budget.c) ------------------------------------------ */
+
+/* What once-only moves in conflict and a step counter allow (see
+ * budget.c for when it applies and why its dead ends are sound). */
+typedef struct budget bud_t;
+/* The budget of the grounded network (E its estimator), or NULL where
+ * its rules have none or its clock bounds nothing from state `start`
+ * (bits). */
+bud_t *bud_build(gdl_ctx *ctx, est_t *E, const uint32_t *start);
+/* A copy for another thread (the analysis shared), and its release. */
+bud_t *bud_copy(gdl_ctx *ctx, const bud_t *B);
+void bud_copy_free(gdl_ctx *ctx, bud_t *C);
+/* 1 when no plan from state w (bits, not terminal) fits the budget (E:
+ * the estimator B was built with, or a copy of it). */
+int bud_dead(bud_t *B, est_t *E, const uint32_t *w);
+
+/* ---- groups of fluents, summed (groups.c) -------------------------------- */
+
+/* An estimate that adds the distances of groups of fluents of which at
+ * most one holds (see groups.c for how they are proven, and why the sum
+ * never exceeds the moves still needed). */
+typedef struct groups groups_t;
+/* The groups of the grounded network (E its estimator, one role), proven
+ * from state `start` (bits), or NULL where none helps. */
+groups_t *groups_build(gdl_ctx *ctx, est_t *E, const uint32_t *start);
+/* 1 when every group proven holds in state w: a start the sum speaks
+ * of. */
+int groups_hold(const groups_t *D, const uint32_t *w);
+/* The groups summed (0 for NULL). */
+uint32_t groups_count(const groups_t *D);
+/* The sum of state w's distances, or EST_DEAD where one is infinite;
+ * read only, so threads share D. */
+uint32_t groups_sum(const groups_t *D, const uint32_t *w);
+
+/* ---- partial-order reduction (stubborn.c) ----------------------------- */
+
+/* Strong stubborn sets of moves (see stubborn.c for when they apply and
+ * why a shortest plan is kept). */
+typedef struct stubborn stub_t;
+/* The reduction for the grounded network, or NULL where its rules do not
+ * allow it. */
+stub_t *stub_build(gdl_ctx *ctx, const est_t *E);
+void stub_free(gdl_ctx *ctx, stub_t *T);
+/* Of the current state's legal moves mv[0..n), those to search, into
+ * *out (mv itself where all are): how many; 0 when no plan goes on from
+ * the state. */
+size_t stub_reduce(gdl_ctx *ctx, stub_t *T, const gdl_term *mv, size_t n,
+                   const gdl_term **out);
+
+/* ---- step counters (counter.c) ----------------------------------------- */
+
+/* A step counter (see counter.c for what one is and why leaving it out of
+ * the stored states loses no plan): its fluents' bits in a state, and
+ * their values after each number of moves from a search's start. */
+/* The counter of the grounded network from `start` (bits), or NULL where
+ * the rules have none. */
+counter_t *counter_start(gdl_ctx *ctx, const uint32_t *start);
+void counter_free(gdl_ctx *ctx, counter_t *C);
+/* State w (bits) without the counter, and with its value after `depth`
+ * moves. */
+void counter_out(const counter_t *C, uint32_t *w);
+void counter_in(const counter_t *C, uint32_t *w, uint32_t depth);
+/* The fluent slots it has (0 for NULL). */
+uint32_t counter_slots(const counter_t *C);
+/* 1 when it can end the game (terminal reads it), 0 for NULL. */
+int counter_ends(const counter_t *C);
+/* The autonomous fluent slots whose `next` reads only each other, into
+ * auton[] (one per slot), whoever reads them: how many. */
+uint32_t counter_autonomous(gdl_ctx *ctx, uint8_t *auton);
+
+#endif

@@ -1,0 +1,834 @@
+/*
+ * groups.c - an estimate that adds: groups of fluents of which at most one
+ * holds in any state (a tile's square, a square's content, a counter's
+ * value), each with the graph of the moves between its values (its
+ * domain transition graph), summed over groups of which no move changes
+ * two at once.  On a sliding puzzle written square by square the sum is
+ * the Manhattan distance, where h_max sees only how far the blank is.
+ *
+ * Found once per game of one role, on the grounded network (groups_build):
+ *   1. Candidates.  For each fluent relation and each choice of its
+ *      arguments held fixed, the fluents that agree on those make a
+ *      group: (tile ?r ?c 5) over the squares, (tile 2 3 ?t) over the
+ *      contents.  Groups of one fluent are left out, and copies.
+ *   2. At most one of each holds, proven by induction over the moves:
+ *      each candidate holds in the start; and, where every candidate
+ *      holds in a state, no move makes two fluents of one group true in
+ *      the next (the search over partial states below says whether one
+ *      can).  A candidate that fails is dropped, and the rest proven
+ *      again without it, until none fails.
+ *   3. Values and distances.  A group's value in a state is the fluent
+ *      of it that holds, or "none".  An edge v -> u where a state of
+ *      value v and a move can give u next; the goal values, those with
+ *      which goal 100 and terminal can hold; each value's distance, the
+ *      fewest edges to a goal value (infinite where none is reached).
+ *   4. The groups summed.  Two groups conflict where one move can change
+ *      both (leave a value v: v's `next` fails, or for none some fluent's
+ *      holds).  Of the groups whose distances are not all 0, a set of no
+ *      two in conflict, chosen greedily: largest weight over one more
+ *      than the conflicts with those still free, the weight the start's
+ *      distance first, then the largest finite one.
+ *
+ * Why the sum never exceeds the moves still needed.  Along a plan from
+ * state s each group summed goes from its value in s to a goal value
+ * (the plan ends where goal 100 and terminal hold); each move that
+ * changes it follows an edge (step 3 allowed every real step), so at
+ * least the value's distance many moves change it; and no move changes
+ * two groups summed.  So the plan has at least the sum of the distances.
+ * The sum is also consistent (one move, one group, one edge, and a
+ * distance falls by at most 1 along an edge), and a value at infinite
+ * distance is rightly a dead end.  A state where a group proven has two
+ * fluents true is not one the proof speaks of (a start given by hand):
+ * its sum is 0, and a start like that turns the estimate off.
+ *
+ * The search over partial states.  Whether literals (a fluent or a move
+ * true or false, a `next`, goal or terminal proposition true or false)
+ * can hold together in a state where every candidate holds, with a move
+ * legal there: the fluents and moves among them are fixed (a fluent true
+ * makes the rest of each of its groups false, a move the other moves),
+ * the other propositions evaluated three ways with the rest unknown
+ * (estimate.c); while one is unknown, the first unknown fluent or move
+ * the evaluation read is tried true, then false: a DPLL search, with the
+ * candidates' propagation.  "Cannot" is said only when every branch
+ * fails; a search past its share of work, an unknown with nothing to
+ * branch on (a recursive proposition) and a state with no move all say
+ * "can".  That can only drop a candidate, add an edge, a goal value or a
+ * conflict: the estimate gets smaller, never wrong.
+ */
+#include <stdlib.h>
+#include <string.h>
+
+#include "analysis/analysis.h"
+
+#define NONE UINT32_MAX
+#define INF UINT32_MAX
+#define MAX_ARITY 6            /* a relation of more arguments: no groups */
+#define MAX_GROUP 256          /* a bigger group is left out */
+#define MAX_MOVES 4096         /* more moves: no groups */
+#define WORK 50000000u         /* propositions evaluated and fluents fixed,
+                                  in all (a 15-puzzle takes 29M): past it,
+                                  every question is answered "can" */
+enum { V0, V1, VU };
+
+struct groups {
+  uint32_t ng;                 /* groups summed */
+  uint32_t *lo, *slot;         /* group g: slot[lo[g] .. lo[g + 1]) */
+  uint32_t *dist;              /* group g, value i (none last):
+                                  dist[lo[g] + g + i] */
+  uint32_t nall, *all_lo, *all;  /* every group proven, as lo and slot */
+};
+
+typedef struct {
+  gdl_ctx *ctx;
+  est_t *E;
+  ground_t *G;
+  uint32_t nm, *does, *legal;  /* the moves */
+  uint32_t *move_of;           /* per proposition: 1 + its move, or 0 */
+  uint32_t ng, *lo, *slot;     /* the candidates */
+  uint64_t *fam;               /* per candidate: its family's key */
+  uint8_t *alive;
+  uint32_t *sg_lo, *sg;        /* per slot: its candidates */
+  uint32_t *trail, ntrail;     /* propositions fixed, in order */
+  uint32_t on;                 /* the move fixed true, or NONE */
+  uint32_t *want;              /* scratch: literals not fixed */
+  uint32_t *lit, nlit;         /* scratch: a question's literals */
+  uint32_t *wg, *wh;           /* scratch: ways two groups change */
+  uint64_t work0;              /* est_evals at the start */
+  uint64_t steps;              /* fluents and moves fixed by propagation */
+  int over;                    /* past WORK */
+  /* the groups whose distances are not all 0 (useful ones) */
+  uint32_t nu, *use;           /* per useful group: its candidate */
+  uint32_t **dist;             /* per useful group: per value */
+  uint8_t **edge;              /* per useful group: per value, a row */
+  uint8_t *conf;               /* nu rows: one move changes both */
+  uint32_t *wt, *d0;           /* per useful group: weight, the start's
+                                  distance (infinite: 1 << 20) */
+} build_t;
+
+/* A literal: proposition p wanted true (v 1) or false (v 0). */
+#define LIT(p, v) ((p) << 1 | (v))
+
+static uint32_t size(const build_t *b, uint32_t g)
+{
+  return b->lo[g + 1] - b->lo[g];
+}
+
+static int bit(const uint32_t *w, uint32_t i)
+{
+  return (w[i >> 5] >> (i & 31)) & 1;
+}
+
+/* The value in state w of the group of slots slot[0, n): the place of the
+ * one that holds, n where none does, NONE where two do. */
+static uint32_t value(const uint32_t *slot, uint32_t n, const uint32_t *w)
+{
+  uint32_t j, v = n;
+  for (j = 0; j < n; j++)
+    if (bit(w, slot[j])) {
+      if (v != n)
+        return NONE;
+      v = j;
+    }
+  return v;
+}
+
+/* ---- the search over partial states ----------------------------------- */
+
+static void set(build_t *b, uint32_t p, int v)
+{
+  est_fix(b->E, p, v);
+  b->trail[b->ntrail++] = p;
+}
+
+/* q, other than p, made false; 0 where it is true. */
+static int other_false(build_t *b, uint32_t q, uint32_t p)
+{
+  int c;
+  if (q == NONE || q == p)
+    return 1;
+  c = est_fixed(b->E, q);
+  if (c == VU)
+    set(b, q, V0);
+  return c != V1;
+}
+
+/* Fixes p to v and what the candidates and the one move force; 0 on a
+ * contradiction. */
+static int fix(build_t *b, uint32_t p, int v)
+{
+  const ground_t *G = b->G;
+  uint32_t i, j;
+  int c = est_fixed(b->E, p);
+  if (c != VU)
+    return c == v;
+  set(b, p, v);
+  if (v != V1)
+    return 1;
+  if (G->tslot[p]) {
+    uint32_t s = G->tslot[p] - 1;
+    for (i = b->sg_lo[s]; i < b->sg_lo[s + 1]; i++) {
+      uint32_t g = b->sg[i];
+      if (!b->alive[g])
+        continue;
+      b->steps += size(b, g);
+      for (j = b->lo[g]; j < b->lo[g + 1]; j++)
+        if (!other_false(b, G->tprop[b->slot[j]], p))
+          return 0;
+    }
+  } else if (b->move_of[p]) {
+    b->on = b->move_of[p] - 1;
+    b->steps += b->nm;
+    for (i = 0; i < b->nm; i++)
+      if (!other_false(b, b->does[i], p))
+        return 0;
+  }
+  return 1;
+}
+
+static void undo(build_t *b, uint32_t mark)
+{
+  while (b->ntrail > mark) {
+    uint32_t p = b->trail[--b->ntrail];
+    if (b->move_of[p] && est_fixed(b->E, p) == V1)
+      b->on = NONE;
+    est_fix(b->E, p, VU);
+  }
+}
+
+/* Whether the literals want[0, n) can hold with what is fixed (see
+ * above); what it fixes on the way is left for the caller to undo. */
+static int sat(build_t *b, const uint32_t *want, uint32_t n)
+{
+  est_t *E = b->E;
+  uint32_t i, q, mark;
+  int res = V1, x;
+  if (b->over || est_evals(E) - b->work0 + b->steps > WORK) {
+    b->over = 1;
+    return 1;
+  }
+  POLL(b->ctx);
+  est_run(E);
+  for (i = 0; i < n; i++) {
+    x = est_value(E, want[i] >> 1);
+    if (x == VU)
+      res = VU;
+    else if (x != (int)(want[i] & 1))
+      return 0;
+  }
+  if (b->on != NONE) {
+    x = est_value(E, b->legal[b->on]);
+    if (x == V0)
+      return 0;
+    if (x == VU)
+      res = VU;
+  }
+  if (res == V1)
+    return 1;
+  q = est_pick(E);
+  if (q == NONE)
+    return 1;                  /* nothing to branch on */
+  mark = b->ntrail;
+  if (fix(b, q, V1) && sat(b, want, n))
+    return 1;
+  undo(b, mark);
+  if (fix(b, q, V0) && sat(b, want, n))
+    return 1;
+  undo(b, mark);
+  return 0;
+}
+
+/* Whether the question's literals, lit[0, nlit), can hold together. */
+static int can(build_t *b)
+{
+  uint32_t mark = b->ntrail, i, k = 0;
+  int r = 0;
+  for (i = 0; i < b->nlit; i++) {
+    uint32_t p = b->lit[i] >> 1;
+    if (b->G->tslot[p] || b->move_of[p]) {
+      if (!fix(b, p, (int)(b->lit[i] & 1)))
+        goto done;
+    } else {
+      b->want[k++] = b->lit[i];
+    }
+  }
+  r = sat(b, b->want, k);
+done:
+  undo(b, mark);
+  b->nlit = 0;
+  return r;
+}
+
+/* ---- the questions' literals ------------------------------------------ */
+
+static void add(build_t *b, uint32_t lit)
+{
+  b->lit[b->nlit++] = lit;
+}
+
+/* Group g has value i (its size: none). */
+static void add_value(build_t *b, uint32_t g, uint32_t i)
+{
+  uint32_t j;
+  if (i < size(b, g)) {
+    add(b, LIT(b->G->tprop[b->slot[b->lo[g] + i]], 1));
+    return;
+  }
+  for (j = b->lo[g]; j < b->lo[g + 1]; j++)
+    add(b, LIT(b->G->tprop[b->slot[j]], 0));
+}
+
+/* The next state has value i of group g (i its size: none); 0 where it
+ * cannot (a fluent no `next` derives). */
+static int add_next(build_t *b, uint32_t g, uint32_t i)
+{
+  const ground_t *G = b->G;
+  uint32_t j, s;
+  if (i < size(b, g)) {
+    s = b->slot[b->lo[g] + i];
+    if (s >= G->nnext)
+      return 0;
+    add(b, LIT(G->next[s].prop, 1));
+    return 1;
+  }
+  for (j = b->lo[g]; j < b->lo[g + 1]; j++)
+    if (b->slot[j] < G->nnext)
+      add(b, LIT(G->next[b->slot[j]].prop, 0));
+  return 1;
+}
+
+/* Value i of group g is left: its fluent's `next` fails (nothing where
+ * no `next` derives it). */
+static void add_leave(build_t *b, uint32_t g, uint32_t i)
+{
+  uint32_t s = b->slot[b->lo[g] + i];
+  if (s < b->G->nnext)
+    add(b, LIT(b->G->next[s].prop, 0));
+}
+
+/* ---- 1. candidates ---------------------------------------------------- */
+
+typedef struct {
+  uint64_t h;                  /* the group's key */
+  uint64_t fam;                /* its family's: relation and mask */
+  uint32_t slot;
+} gkey_t;
+
+static int by_key(const void *a, const void *b)
+{
+  const gkey_t *x = a, *y = b;
+  if (x->h != y->h)
+    return x->h < y->h ? -1 : 1;
+  return x->slot < y->slot ? -1 : x->slot > y->slot;
+}
+
+static uint64_t mix(uint64_t h, uint64_t x)
+{
+  h ^= x + 0x9e3779b97f4a7c15ull + (h << 6) + (h >> 2);
+  h *= 0xff51afd7ed558ccdull;
+  return h ^ (h >> 33);
+}
+
+/* The candidates: per fluent slot and choice (mask) of the arguments
+ * held fixed, a key of its relation, the mask and those arguments; the
+ * slots of one key are a group.  Two keys that collide make one bigger
+ * group, which is as good a candidate (any set of fluents is). */
+static void candidates(build_t *b)
+{
+  gdl_ctx *ctx = b->ctx;
+  const ground_t *G = b->G;
+  gkey_t *k;
+  uint32_t n = 0, s, i, j, m, ng = 0, nin = 0;
+  for (s = 0; s < G->ntslots; s++)
+    if (G->tprop[s] != NONE) {
+      const term_t *t = TERM(ctx, TARG(ctx, G->atom[G->tprop[s]], 0));
+      if (t->kind == T_FN && t->arity <= MAX_ARITY)
+        n += (1u << t->arity) - 1;
+    }
+  k = ctx_alloc(ctx, (n + 1) * sizeof *k);
+  n = 0;
+  for (s = 0; s < G->ntslots; s++) {
+    gdl_term f;
+    const term_t *t;
+    if (G->tprop[s] == NONE)
+      continue;
+    f = TARG(ctx, G->atom[G->tprop[s]], 0);
+    t = TERM(ctx, f);
+    if (t->kind != T_FN || t->arity > MAX_ARITY)
+      continue;
+    for (m = 0; m + 1 < (1u << t->arity); m++) {
+      uint64_t h = mix(mix(t->sym, t->arity), m);
+      k[n].fam = h;
+      for (i = 0; i < t->arity; i++)
+        if (m >> i & 1)
+          h = mix(h, TARG(ctx, f, i));
+      k[n].h = h;
+      k[n++].slot = s;
+    }
+  }
+  if (n > 1)
+    qsort(k, n, sizeof *k, by_key);
+  /* runs of one key of 2 to MAX_GROUP slots (each once) */
+  b->lo = ctx_alloc(ctx, (n + 2) * sizeof *b->lo);
+  b->slot = ctx_alloc(ctx, (n + 1) * sizeof *b->slot);
+  b->fam = ctx_alloc(ctx, (n + 1) * sizeof *b->fam);
+  for (i = 0; i < n; i = j) {
+    uint32_t c = 0;
+    for (j = i; j < n && k[j].h == k[i].h; j++)
+      if (j == i || k[j].slot != k[j - 1].slot)
+        b->slot[nin + c++] = k[j].slot;
+    if (c >= 2 && c <= MAX_GROUP) {
+      b->fam[ng] = k[i].fam;
+      nin += c;
+      b->lo[++ng] = nin;
+    }
+  }
+  ctx_free(ctx, k);
+  b->ng = ng;
+  b->alive = ctx_alloc(ctx, ng + 1);
+  memset(b->alive, 1, ng);
+  /* copies: a group equal to one before it (same slots, in order),
+   * found among those of one hash of their slots */
+  {
+    gkey_t *c = ctx_alloc(ctx, (ng + 1) * sizeof *c);
+    for (i = 0; i < ng; i++) {
+      c[i].h = size(b, i);
+      for (j = b->lo[i]; j < b->lo[i + 1]; j++)
+        c[i].h = mix(c[i].h, b->slot[j]);
+      c[i].slot = i;
+    }
+    if (ng > 1)
+      qsort(c, ng, sizeof *c, by_key);
+    for (i = 1; i < ng; i++)
+      for (j = i; j-- > 0 && c[j].h == c[i].h;)
+        if (b->alive[c[j].slot] && size(b, c[i].slot) == size(b, c[j].slot) &&
+            !memcmp(b->slot + b->lo[c[i].slot], b->slot + b->lo[c[j].slot],
+                    size(b, c[i].slot) * sizeof *b->slot)) {
+          b->alive[c[i].slot] = 0;
+          break;
+        }
+    ctx_free(ctx, c);
+  }
+  /* per slot, its groups */
+  b->sg_lo = ctx_alloc(ctx, (G->ntslots + 2) * sizeof *b->sg_lo);
+  b->sg = ctx_alloc(ctx, (nin + 1) * sizeof *b->sg);
+  for (i = 0; i < nin; i++)
+    b->sg_lo[b->slot[i] + 1]++;
+  for (s = 0; s < G->ntslots; s++)
+    b->sg_lo[s + 1] += b->sg_lo[s];
+  {
+    uint32_t *at = ctx_alloc(ctx, (G->ntslots + 1) * sizeof *at);
+    COPY(at, b->sg_lo, G->ntslots * sizeof *at);
+    for (i = 0; i < ng; i++)
+      for (j = b->lo[i]; j < b->lo[i + 1]; j++)
+        b->sg[at[b->slot[j]]++] = i;
+    ctx_free(ctx, at);
+  }
+}
+
+/* ---- 2. at most one holds --------------------------------------------- */
+
+/* Whether candidate g lies in a bigger one still alive (so that it holds
+ * wherever that one does). */
+static int inside(const build_t *b, uint32_t g)
+{
+  uint32_t s0 = b->slot[b->lo[g]], i, j, k;
+  for (i = b->sg_lo[s0]; i < b->sg_lo[s0 + 1]; i++) {
+    uint32_t h = b->sg[i];
+    if (h == g || !b->alive[h] || size(b, h) <= size(b, g))
+      continue;
+    for (j = b->lo[g]; j < b->lo[g + 1]; j++) {
+      for (k = b->lo[h]; k < b->lo[h + 1] && b->slot[k] != b->slot[j]; k++)
+        ;
+      if (k == b->lo[h + 1])
+        break;
+    }
+    if (j == b->lo[g + 1])
+      return 1;
+  }
+  return 0;
+}
+
+/* The candidates that hold in every state reached from `start` (see
+ * above).  One inside a bigger candidate is not asked about: it holds
+ * where that one does, which is proven, or fails and is dropped, and
+ * then it is asked about in the next round. */
+static void prove(build_t *b, const uint32_t *start)
+{
+  const ground_t *G = b->G;
+  uint32_t g, i, j;
+  int changed;
+  for (g = 0; g < b->ng; g++)
+    if (b->alive[g] && value(b->slot + b->lo[g], size(b, g), start) == NONE)
+      b->alive[g] = 0;
+  do {
+    changed = 0;
+    for (g = 0; g < b->ng; g++) {
+      if (!b->alive[g] || inside(b, g))
+        continue;
+      for (i = b->lo[g]; b->alive[g] && i < b->lo[g + 1]; i++)
+        for (j = i + 1; b->alive[g] && j < b->lo[g + 1]; j++) {
+          uint32_t x = b->slot[i], y = b->slot[j];
+          if (x >= G->nnext || y >= G->nnext)
+            continue;
+          add(b, LIT(G->next[x].prop, 1));
+          add(b, LIT(G->next[y].prop, 1));
+          if (can(b)) {
+            b->alive[g] = 0;
+            changed = 1;
+          }
+          if (b->over) {       /* not proven: none is */
+            memset(b->alive, 0, b->ng);
+            return;
+          }
+        }
+    }
+  } while (changed);
+}
+
+/* ---- 3. values and distances ------------------------------------------ */
+
+/* Group g's distances (values 0 .. size, none last) into d, and its
+ * edges into e (a row of size + 1 bytes per value): 0 where every
+ * distance is 0. */
+static int distances(build_t *b, uint32_t g, uint32_t *d, uint8_t *e)
+{
+  uint32_t n = size(b, g) + 1, i, u, lv, nonzero = 0;
+  uint32_t goal = est_goal(b->E), term = est_terminal(b->E);
+  for (i = 0; i < n; i++) {
+    add_value(b, g, i);
+    add(b, LIT(goal, 1));
+    add(b, LIT(term, 1));
+    d[i] = can(b) ? 0 : INF;
+    if (d[i])
+      nonzero = 1;
+  }
+  if (!nonzero)
+    return 0;
+  for (i = 0; i < n; i++)
+    for (u = 0; u < n; u++) {
+      e[i * n + u] = 0;
+      if (u == i)
+        continue;
+      add_value(b, g, i);
+      if (add_next(b, g, u))
+        e[i * n + u] = (uint8_t)can(b);
+      else
+        b->nlit = 0;
+    }
+  /* backwards from the goal values, a level at a time */
+  for (lv = 0;; lv++) {
+    int more = 0;
+    for (i = 0; i < n; i++)
+      if (d[i] == INF)
+        for (u = 0; u < n; u++)
+          if (e[i * n + u] && d[u] == lv) {
+            d[i] = lv + 1;
+            more = 1;
+            break;
+          }
+    if (!more)
+      break;
+  }
+  for (i = 0; i < n; i++)
+    if (d[i] != 0)
+      return 1;
+  return 0;
+}
+
+/* ---- 4. the groups summed --------------------------------------------- */
+
+/* The ways group g can change (e its edges), into w as pairs: a value
+ * i left (NONE), or none left for value u (i none, u). */
+static uint32_t ways(const build_t *b, uint32_t g, const uint8_t *e,
+                     uint32_t *w)
+{
+  uint32_t n = size(b, g) + 1, i, u, k = 0;
+  for (i = 0; i < n; i++)
+    for (u = 0; u < n; u++)
+      if (e[i * n + u]) {
+        w[k++] = i;
+        w[k++] = i < n - 1 ? NONE : u;
+        if (i < n - 1)
+          break;               /* a value is left once, whatever next */
+      }
+  return k / 2;
+}
+
+static void add_way(build_t *b, uint32_t g, const uint32_t *w)
+{
+  add_value(b, g, w[0]);
+  if (w[1] == NONE)
+    add_leave(b, g, w[0]);
+  else
+    add_next(b, g, w[1]);
+}
+
+/* Whether one move can change groups g and h at once (eg, eh their
+ * edges). */
+static int conflict(build_t *b, uint32_t g, const uint8_t *eg, uint32_t h,
+                    const uint8_t *eh)
+{
+  uint32_t ng = ways(b, g, eg, b->wg), nh = ways(b, h, eh, b->wh), i, j;
+  for (i = 0; i < ng; i++)
+    for (j = 0; j < nh; j++) {
+      add_way(b, g, b->wg + 2 * i);
+      add_way(b, h, b->wh + 2 * j);
+      if (can(b))
+        return 1;
+    }
+  return 0;
+}
+
+/* The useful groups, their distances, weights and conflicts. */
+static void useful(build_t *b, const uint32_t *start)
+{
+  gdl_ctx *ctx = b->ctx;
+  uint32_t g, i, j;
+  b->use = ctx_alloc(ctx, (b->ng + 1) * sizeof *b->use);
+  b->dist = ctx_alloc(ctx, (b->ng + 1) * sizeof *b->dist);
+  b->edge = ctx_alloc(ctx, (b->ng + 1) * sizeof *b->edge);
+  for (g = 0; g < b->ng && !b->over; g++) {
+    uint32_t n = size(b, g) + 1;
+    if (!b->alive[g] || inside(b, g))
+      continue;                /* in a bigger one: that one's is used */
+    b->dist[b->nu] = ctx_alloc(ctx, n * sizeof **b->dist);
+    b->edge[b->nu] = ctx_alloc(ctx, n * n);
+    if (distances(b, g, b->dist[b->nu], b->edge[b->nu])) {
+      b->use[b->nu++] = g;
+    } else {
+      ctx_free(ctx, b->dist[b->nu]);
+      ctx_free(ctx, b->edge[b->nu]);
+    }
+  }
+  b->conf = ctx_alloc(ctx, (size_t)b->nu * b->nu + 1);
+  b->wt = ctx_alloc(ctx, (b->nu + 1) * sizeof *b->wt);
+  b->d0 = ctx_alloc(ctx, (b->nu + 1) * sizeof *b->d0);
+  for (i = 0; i < b->nu; i++) {
+    uint32_t u = b->use[i], n = size(b, u) + 1, maxd = 0;
+    uint32_t v = value(b->slot + b->lo[u], n - 1, start);   /* proven */
+    for (j = 0; j < n; j++)
+      if (b->dist[i][j] != INF && b->dist[i][j] > maxd)
+        maxd = b->dist[i][j];
+    b->d0[i] = b->dist[i][v] == INF ? 1u << 20 : b->dist[i][v];
+    b->wt[i] = 4 * b->d0[i] + maxd;
+    for (j = 0; j < i; j++)    /* past the work: in conflict */
+      if (b->over || conflict(b, u, b->edge[i], b->use[j], b->edge[j]))
+        b->conf[i * b->nu + j] = b->conf[j * b->nu + i] = 1;
+  }
+}
+
+/* Greedily, a set of no two in conflict (st: 1 free, 2 chosen, 0 not),
+ * largest weight over one more than the free groups it conflicts with
+ * first; returns the sum of the start's distances of those chosen. */
+static uint64_t choose(const build_t *b, uint8_t *st, uint32_t *deg)
+{
+  uint32_t nu = b->nu, i, j, k;
+  uint64_t sum = 0;
+  for (i = 0; i < nu; i++)
+    for (j = 0, deg[i] = 0; j < nu; j++)
+      deg[i] += st[j] == 1 && b->conf[i * nu + j];
+  for (;;) {
+    uint32_t best = NONE;
+    for (i = 0; i < nu; i++)   /* wt / (deg + 1), compared as products */
+      if (st[i] == 1 &&
+          (best == NONE || (uint64_t)b->wt[i] * (deg[best] + 1) >
+                               (uint64_t)b->wt[best] * (deg[i] + 1)))
+        best = i;
+    if (best == NONE)
+      break;
+    st[best] = 2;
+    for (j = 0; j < nu; j++)
+      if (st[j] == 1 && b->conf[best * nu + j]) {
+        st[j] = 0;
+        for (k = 0; k < nu; k++)
+          if (st[k] == 1 && b->conf[j * nu + k])
+            deg[k]--;
+      }
+  }
+  for (i = 0; i < nu; i++)
+    if (st[i] == 2)
+      sum += b->d0[i];
+  return sum;
+}
+
+/* The groups summed: of the sets chosen from the groups of one family
+ * first (then any that fit) and from all at once, the one of the largest
+ * sum at the start (the first of equal ones), into best (2: chosen). */
+static void pick(build_t *b, uint8_t *best)
+{
+  uint32_t nu = b->nu, i, j, f;
+  uint8_t *st = ctx_alloc(b->ctx, nu + 1);
+  uint32_t *deg = ctx_alloc(b->ctx, (nu + 1) * sizeof *deg);
+  uint64_t top = 0;
+  int any = 0;
+  for (f = 0; f <= nu; f++) {  /* family of use[f]; nu: all at once */
+    uint64_t sum;
+    if (f < nu) {
+      for (j = 0; j < f && b->fam[b->use[j]] != b->fam[b->use[f]]; j++)
+        ;
+      if (j < f)
+        continue;              /* a family seen */
+      for (i = 0; i < nu; i++)
+        st[i] = b->fam[b->use[i]] == b->fam[b->use[f]];
+      choose(b, st, deg);
+      for (i = 0; i < nu; i++)
+        if (st[i] != 2) {
+          st[i] = 1;
+          for (j = 0; j < nu; j++)
+            if (st[j] == 2 && b->conf[i * nu + j])
+              st[i] = 0;
+        }
+    } else {
+      memset(st, 1, nu);
+    }
+    sum = choose(b, st, deg);
+    if (!any || sum > top) {
+      top = sum;
+      any = 1;
+      COPY(best, st, nu);
+    }
+  }
+  ctx_free(b->ctx, st);
+  ctx_free(b->ctx, deg);
+}
+
+/* The estimate of the groups chosen (best[i] 2), and every group proven
+ * for the test of another start. */
+static groups_t *make(build_t *b, const uint8_t *best)
+{
+  gdl_ctx *ctx = b->ctx;
+  groups_t *D = ctx_alloc(ctx, sizeof *D);
+  uint32_t i, g, ns = 0, at = 0, nd = 0;
+  for (i = 0; i < b->nu; i++)
+    ns += best[i] == 2;
+  D->lo = ctx_alloc(ctx, (ns + 2) * sizeof *D->lo);
+  for (i = 0; i < b->nu; i++)
+    if (best[i] == 2) {
+      at += size(b, b->use[i]);
+      nd += size(b, b->use[i]) + 1;
+      D->lo[++D->ng] = at;
+    }
+  D->slot = ctx_alloc(ctx, (at + 1) * sizeof *D->slot);
+  D->dist = ctx_alloc(ctx, (nd + 1) * sizeof *D->dist);
+  for (i = 0, g = 0; i < b->nu; i++)
+    if (best[i] == 2) {
+      uint32_t n = size(b, b->use[i]);
+      COPY(D->slot + D->lo[g], b->slot + b->lo[b->use[i]],
+           n * sizeof *D->slot);
+      COPY(D->dist + D->lo[g] + g, b->dist[i], (n + 1) * sizeof *D->dist);
+      g++;
+    }
+  D->all_lo = ctx_alloc(ctx, (b->ng + 2) * sizeof *D->all_lo);
+  D->all = ctx_alloc(ctx, (b->lo[b->ng] + 1) * sizeof *D->all);
+  for (g = 0, at = 0; g < b->ng; g++)
+    if (b->alive[g]) {
+      COPY(D->all + at, b->slot + b->lo[g], size(b, g) * sizeof *D->all);
+      at += size(b, g);
+      D->all_lo[++D->nall] = at;
+    }
+  return D;
+}
+
+static void build_free(build_t *b)
+{
+  gdl_ctx *ctx = b->ctx;
+  uint32_t i;
+  for (i = 0; i < b->nu; i++) {
+    ctx_free(ctx, b->dist[i]);
+    ctx_free(ctx, b->edge[i]);
+  }
+  ctx_free(ctx, b->use);
+  ctx_free(ctx, b->dist);
+  ctx_free(ctx, b->edge);
+  ctx_free(ctx, b->conf);
+  ctx_free(ctx, b->wt);
+  ctx_free(ctx, b->d0);
+  ctx_free(ctx, b->does);
+  ctx_free(ctx, b->legal);
+  ctx_free(ctx, b->move_of);
+  ctx_free(ctx, b->trail);
+  ctx_free(ctx, b->want);
+  ctx_free(ctx, b->lit);
+  ctx_free(ctx, b->wg);
+  ctx_free(ctx, b->wh);
+  ctx_free(ctx, b->lo);
+  ctx_free(ctx, b->slot);
+  ctx_free(ctx, b->fam);
+  ctx_free(ctx, b->alive);
+  ctx_free(ctx, b->sg_lo);
+  ctx_free(ctx, b->sg);
+}
+
+groups_t *groups_build(gdl_ctx *ctx, est_t *E, const uint32_t *start)
+{
+  ground_t *G = ctx->ground;
+  build_t b;
+  groups_t *D = NULL;
+  uint32_t i;
+  if (!E || est_moves(E) == 0 || est_moves(E) > MAX_MOVES ||
+      est_goal(E) == NONE || est_terminal(E) == NONE)
+    return NULL;
+  memset(&b, 0, sizeof b);
+  b.ctx = ctx;
+  b.E = E;
+  b.G = G;
+  b.on = NONE;
+  b.nm = est_moves(E);
+  b.does = ctx_alloc(ctx, (b.nm + 1) * sizeof *b.does);
+  b.legal = ctx_alloc(ctx, (b.nm + 1) * sizeof *b.legal);
+  b.move_of = ctx_alloc(ctx, (G->nprops + 1) * sizeof *b.move_of);
+  for (i = 0; i < b.nm; i++) {
+    est_move(E, i, &b.does[i], &b.legal[i]);
+    if (b.does[i] != NONE)
+      b.move_of[b.does[i]] = i + 1;
+  }
+  b.trail = ctx_alloc(ctx, (G->nprops + 1) * sizeof *b.trail);
+  b.want = ctx_alloc(ctx, (4 * MAX_GROUP + 8) * sizeof *b.want);
+  b.lit = ctx_alloc(ctx, (4 * MAX_GROUP + 8) * sizeof *b.lit);
+  b.wg = ctx_alloc(ctx, (4 * MAX_GROUP + 8) * sizeof *b.wg);
+  b.wh = ctx_alloc(ctx, (4 * MAX_GROUP + 8) * sizeof *b.wh);
+  b.work0 = est_evals(E);
+  est_unfix(E);
+  candidates(&b);
+  prove(&b, start);
+  useful(&b, start);
+  est_unfix(E);
+  if (b.nu) {
+    uint8_t *best = ctx_alloc(ctx, b.nu + 1);
+    pick(&b, best);
+    D = make(&b, best);
+    ctx_free(ctx, best);
+  }
+  build_free(&b);
+  return D;
+}
+
+int groups_hold(const groups_t *D, const uint32_t *w)
+{
+  uint32_t g;
+  for (g = 0; g < D->nall; g++)
+    if (value(D->all + D->all_lo[g], D->all_lo[g + 1] - D->all_lo[g], w) ==
+        NONE)
+      return 0;
+  return 1;
+}
+
+uint32_t groups_count(const groups_t *D)
+{
+  return D ? D->ng : 0;
+}
+
+uint32_t groups_sum(const groups_t *D, const uint32_t *w)
+{
+  uint32_t g, sum = 0;
+  for (g = 0; g < D->ng; g++) {
+    uint32_t v = value(D->slot + D->lo[g], D->lo[g + 1] - D->lo[g], w), d;
+    if (v == NONE)
+      return 0;                /* not a state the proof speaks of */
+    d = D->dist[D->lo[g] + g + v];
+    if (d == INF)
+      return EST_DEAD;
+    sum += d;
+  }
+  return sum;
+}

@@ -1,0 +1,918 @@
+/*
+ * stubborn.c - partial-order reduction: of a state's legal moves, only
+ * those of a strong stubborn set are searched, and a shortest plan is
+ * kept.
+ *
+ * Where moves commute, a search meets the same states in every order of
+ * the same moves: a sudoku's 50 marks can be made in 50! orders.  A
+ * stubborn set (Valmari; Alkhazraji, Wehrle and Helmert for planning) is
+ * a set T of moves such that every plan from the state can be reordered
+ * to begin with an applicable move of T, keeping its length, so that only
+ * those need to be expanded.  T is built as a closure:
+ *   - a landmark: a fluent literal that goal 100 needs and the state
+ *     lacks; every plan sets it, so T holds every move that may set it;
+ *   - for a move of T that is not legal here, a literal its legality
+ *     needs and the state lacks: the moves that may set it (before the
+ *     first move of T in a plan, none of them was played, so that move is
+ *     still not legal);
+ *   - for a move a of T that is legal here, every move b that may disable
+ *     a, that a may disable, or whose effect does not commute with a's,
+ *     unless b makes a literal that a needs false for good: then b never
+ *     comes before a, and cannot stand in its way.
+ * With those, the first move of T in a plan can be moved to the front:
+ * nothing before it enables it, it disables nothing before it, and the
+ * effects commute; so an expansion of T's legal moves keeps a plan of
+ * the same length, and none where T has no legal move.  Of the
+ * landmarks, the one whose closure has the fewest legal moves is taken
+ * (sudoku: the cell with the fewest digits left, as a person would).
+ *
+ * This needs moves like a planner's operators, which the rules are
+ * checked to give, or the reduction is off:
+ *   - one role;
+ *   - each move's effect on each fluent is the same in every state (keep,
+ *     set true, set false, or flip): a three-valued evaluation of the
+ *     fluent's `next` with the move played, its own value fixed and every
+ *     other fluent unknown, is never unknown.  It is done for all moves
+ *     at once, a value being two sets of moves (those where it holds,
+ *     those where it fails);
+ *   - a move's legality needs literals: those whose opposite makes it
+ *     false in a three-valued evaluation.  Where more than those decide
+ *     it, any change of a fluent it reads counts as disabling it;
+ *   - goal 100 needs some literal, for a landmark.
+ * A move is only made in a state that is not terminal, so a move's
+ * legality here is the game's and "not terminal" together: terminal is
+ * evaluated with the move's legal proposition true and the literals its
+ * legality needs fixed (a sudoku's terminal, "no move is legal", is then
+ * false whatever else holds: nothing is added; futoshiki's, "no cell
+ * blank, or quit", needs "not quit").  The reordered plan so passes no
+ * terminal state before its end.
+ * "For good" is read off the latches (estimate.c): b sets a fluent that
+ * is latched that way, or every move that could set it back needs a
+ * latched literal that b makes false.  A move after which the state is
+ * terminal, whatever else holds (quit), stops every move for good:
+ * nothing comes after it.
+ */
+#include <stdlib.h>
+#include <string.h>
+
+#include "analysis/analysis.h"
+
+#define NONE UINT32_MAX
+enum { V0, V1, VU, FREE = 0xff };
+enum { K_RULES, K_TRUE, K_DOES, K_NEVER, K_ALWAYS, K_RECURSIVE };
+/* A move's effect on a fluent: bit 0 its value after the move from false,
+ * bit 1 from true. */
+enum { SET0 = 0, FLIP = 1, KEEP = 2, SET1 = 3 };
+#define EVAL_DEPTH 4000
+#define MAX_MOVES 8192         /* more: no reduction (a value is 2 sets) */
+#define BUDGET 100000000ull    /* words of evaluation, at most */
+#define MAX_CLOSURES 16        /* landmarks tried per state */
+
+struct stubborn {
+  gdl_ctx *ctx;                /* whose memory the arena is */
+  ground_t *G;
+  uint32_t n, nm, ns, W;       /* propositions, moves, slots, words */
+  /* evaluation: a value is W words (moves where it holds) then W (where
+   * it fails), or one word where no move is read (a scalar run) */
+  uint32_t *bh_lo, *bh;        /* rules by head */
+  uint8_t *kind;
+  uint32_t *dmove;             /* per `does` proposition: its move */
+  uint8_t *fixed;              /* per proposition: FREE or its value */
+  uint32_t *stamp, now, *off;  /* per proposition: its value this run */
+  uint64_t *arena;
+  size_t narena, arenacap;
+  uint32_t w;
+  int sym;                     /* the moves symbolic (else unknown) */
+  uint64_t work;
+  /* per move */
+  uint32_t *legal, *gate;      /* its legal proposition, its gate or NONE */
+  uint8_t *ends;               /* the game is over once it is made */
+  uint64_t *byterm;            /* term << 32 | move, sorted */
+  uint32_t *pre_lo, *pre;      /* literals it needs: slot * 2 + value */
+  uint32_t *sup_lo, *sup;      /* slots read beyond them (any change
+                                  disables it) */
+  uint32_t *eff_lo, *eff;      /* slot * 4 + effect, KEEP left out */
+  uint8_t *perm;               /* per effect: set for good */
+  /* per slot */
+  uint32_t *ach_lo[2], *ach[2];   /* moves that may make it false, true:
+                                     move * 4 + effect */
+  uint32_t *rd_lo, *rd;        /* moves whose legality reads it: move *
+                                  4 + the value needed, or 2 (any) */
+  uint32_t *gl, ngl;           /* literals goal 100 needs */
+  uint32_t term;               /* terminal */
+  /* per state */
+  uint32_t *app, anow;         /* stamps: legal here */
+  uint32_t *inT, snow;         /* stamps: in T */
+  uint32_t *idx;               /* per legal move here: its move */
+  uint32_t *pm, pnow;          /* per slot: 2 * pnow + value a needs */
+  uint32_t *list, nlist;
+  uint32_t *lit, *cnt;         /* landmarks here, their legal setters */
+  gdl_term *out;
+};
+
+/* ---- evaluation ------------------------------------------------------- */
+
+static uint64_t *val(stub_t *T, uint32_t o)
+{
+  return T->arena + o;
+}
+
+/* Room for one value in the arena: its offset. */
+static uint32_t room(stub_t *T)
+{
+  size_t need = T->narena + 2 * T->w;
+  uint32_t o = (uint32_t)T->narena;
+  if (need > T->arenacap) {
+    size_t c = T->arenacap ? T->arenacap : 1024;
+    while (c < need)
+      c *= 2;
+    T->arena = ctx_realloc(T->ctx, T->arena, c * sizeof *T->arena);
+    T->arenacap = c;
+  }
+  T->narena = need;
+  return o;
+}
+
+static void set_const(stub_t *T, uint32_t o, int v)
+{
+  uint64_t *x = val(T, o);
+  memset(x, v == V1 ? 0xff : 0, T->w * 8);
+  memset(x + T->w, v == V0 ? 0xff : 0, T->w * 8);
+}
+
+/* Whether value o holds (half 0) or fails (half 1) for every move: then
+ * the rest of a disjunction (conjunction) cannot change it.  Bits past
+ * the last move may spoil it, which only costs time. */
+static int all(const stub_t *T, uint32_t o, int half)
+{
+  const uint64_t *x = T->arena + o + half * T->w;
+  uint32_t k;
+  for (k = 0; k < T->w; k++)
+    if (x[k] != UINT64_MAX)
+      return 0;
+  return 1;
+}
+
+/* The value of proposition p (an offset). */
+static uint32_t ev(gdl_ctx *ctx, stub_t *T, uint32_t p, unsigned depth)
+{
+  const ground_t *G = T->G;
+  uint32_t o, i, j, k;
+  if (T->stamp[p] == T->now)
+    return T->off[p];
+  o = room(T);
+  T->stamp[p] = T->now;
+  T->off[p] = o;
+  if (T->fixed[p] != FREE) {
+    set_const(T, o, T->fixed[p]);
+    return o;
+  }
+  switch (T->kind[p]) {
+  case K_ALWAYS:
+    set_const(T, o, V1);
+    return o;
+  case K_TRUE:
+  case K_RECURSIVE:
+    set_const(T, o, VU);
+    return o;
+  case K_NEVER:                /* a move no role can make */
+    set_const(T, o, T->sym ? V0 : VU);
+    return o;
+  case K_DOES:
+    if (!T->sym) {
+      set_const(T, o, VU);
+    } else {
+      uint32_t m = T->dmove[p];
+      set_const(T, o, V0);
+      val(T, o)[m >> 6] |= (uint64_t)1 << (m & 63);
+      val(T, o)[T->w + (m >> 6)] &= ~((uint64_t)1 << (m & 63));
+    }
+    return o;
+  default:
+    break;
+  }
+  if (depth > EVAL_DEPTH) {
+    set_const(T, o, VU);
+    return o;
+  }
+  for (i = T->bh_lo[p]; i < T->bh_lo[p + 1]; i++) {
+    uint32_t r = T->bh[i], x = G->in[G->in_lo[r]];
+    if (G->in_lo[r + 1] - G->in_lo[r] == 1 && T->fixed[x >> 1] != FREE &&
+        T->fixed[x >> 1] == (x & 1 ? V0 : V1)) {
+      set_const(T, o, V1);     /* a rule of one literal, fixed to hold
+                                  (playable <= the legal move forced) */
+      return o;
+    }
+  }
+  set_const(T, o, V0);         /* a disjunction of its rules */
+  for (i = T->bh_lo[p]; i < T->bh_lo[p + 1] && !all(T, o, 0); i++) {
+    uint32_t r = T->bh[i], ro = room(T);
+    set_const(T, ro, V1);      /* a conjunction of its literals */
+    for (j = G->in_lo[r]; j < G->in_lo[r + 1] && !all(T, ro, 1); j++) {
+      uint32_t q = ev(ctx, T, G->in[j] >> 1, depth + 1);
+      int neg = G->in[j] & 1;
+      uint64_t *rv = val(T, ro), *qv = val(T, q);
+      for (k = 0; k < T->w; k++) {
+        rv[k] &= neg ? qv[T->w + k] : qv[k];
+        rv[T->w + k] |= neg ? qv[k] : qv[T->w + k];
+      }
+    }
+    {
+      uint64_t *pv = val(T, o), *rv = val(T, ro);
+      for (k = 0; k < T->w; k++) {
+        pv[k] |= rv[k];
+        pv[T->w + k] &= rv[T->w + k];
+      }
+    }
+    T->work += (uint64_t)(G->in_lo[r + 1] - G->in_lo[r] + 1) * T->w;
+  }
+  POLL(ctx);
+  return o;
+}
+
+/* A new run: the moves symbolic, a value W words a set, or not, one
+ * word. */
+static void run(stub_t *T, int sym)
+{
+  if (++T->now == 0) {
+    memset(T->stamp, 0, T->n * sizeof *T->stamp);
+    T->now = 1;
+  }
+  T->narena = 0;
+  T->sym = sym;
+  T->w = sym ? T->W : 1;
+}
+
+/* The scalar value of p, in a run of its own. */
+static int ev1(gdl_ctx *ctx, stub_t *T, uint32_t p)
+{
+  const uint64_t *x;
+  run(T, 0);
+  x = val(T, ev(ctx, T, p, 0));
+  return x[0] & 1 ? V1 : x[1] & 1 ? V0 : VU;
+}
+
+/* Move m's legality, scalar: its legal proposition and its gate. */
+static int legal1(gdl_ctx *ctx, stub_t *T, uint32_t m)
+{
+  int a = ev1(ctx, T, T->legal[m]), b;
+  if (a == V0 || T->gate[m] == NONE)
+    return a;
+  b = ev1(ctx, T, T->gate[m]);
+  return b == V0 ? V0 : a == V1 && b == V1 ? V1 : VU;
+}
+
+/* Whether proposition q is unknown in the last (scalar) run. */
+static int unknown(stub_t *T, uint32_t q)
+{
+  const uint64_t *x;
+  if (T->stamp[q] != T->now)
+    return 1;
+  x = val(T, T->off[q]);
+  return !(x[0] & 1) && !(x[1] & 1);
+}
+
+/* The slots of the fluents that proposition p reads, into *out (marked in
+ * seen[] with `mk`); with `live`, only through propositions unknown in
+ * the last run, which p's evaluation was. */
+static void reads(stub_t *T, uint32_t p, int live, uint32_t *stack,
+                  uint32_t *seen, uint32_t mk, uint32_t **out, uint32_t *nout,
+                  uint32_t *cap, gdl_ctx *ctx)
+{
+  const ground_t *G = T->G;
+  uint32_t top = 0, i, j;
+  if (seen[p] == mk || (live && !unknown(T, p)))
+    return;
+  seen[p] = mk;
+  stack[top++] = p;
+  while (top) {
+    uint32_t q = stack[--top];
+    if (T->kind[q] == K_TRUE) {
+      GROW(ctx, *out, *cap, *nout);
+      (*out)[(*nout)++] = G->tslot[q] - 1;
+      continue;
+    }
+    for (i = T->bh_lo[q]; i < T->bh_lo[q + 1]; i++)
+      for (j = G->in_lo[T->bh[i]]; j < G->in_lo[T->bh[i] + 1]; j++) {
+        uint32_t x = G->in[j] >> 1;
+        if (seen[x] != mk && !(live && !unknown(T, x))) {
+          seen[x] = mk;
+          stack[top++] = x;
+        }
+      }
+  }
+}
+
+/* ---- building --------------------------------------------------------- */
+
+/* The evaluation's memory, of no use once built. */
+static void free_eval(gdl_ctx *ctx, stub_t *T)
+{
+  ctx_free(ctx, T->bh_lo);
+  ctx_free(ctx, T->bh);
+  ctx_free(ctx, T->kind);
+  ctx_free(ctx, T->dmove);
+  ctx_free(ctx, T->fixed);
+  ctx_free(ctx, T->stamp);
+  ctx_free(ctx, T->off);
+  ctx_free(ctx, T->arena);
+  ctx_free(ctx, T->legal);
+  ctx_free(ctx, T->gate);
+  T->bh_lo = T->bh = T->dmove = T->stamp = T->off = T->legal = T->gate =
+      NULL;
+  T->kind = T->fixed = NULL;
+  T->arena = NULL;
+}
+
+void stub_free(gdl_ctx *ctx, stub_t *T)
+{
+  int v;
+  if (!T)
+    return;
+  free_eval(ctx, T);
+  ctx_free(ctx, T->byterm);
+  ctx_free(ctx, T->ends);
+  ctx_free(ctx, T->pre_lo);
+  ctx_free(ctx, T->pre);
+  ctx_free(ctx, T->sup_lo);
+  ctx_free(ctx, T->sup);
+  ctx_free(ctx, T->eff_lo);
+  ctx_free(ctx, T->eff);
+  ctx_free(ctx, T->perm);
+  for (v = 0; v < 2; v++) {
+    ctx_free(ctx, T->ach_lo[v]);
+    ctx_free(ctx, T->ach[v]);
+  }
+  ctx_free(ctx, T->rd_lo);
+  ctx_free(ctx, T->rd);
+  ctx_free(ctx, T->gl);
+  ctx_free(ctx, T->app);
+  ctx_free(ctx, T->inT);
+  ctx_free(ctx, T->pm);
+  ctx_free(ctx, T->list);
+  ctx_free(ctx, T->lit);
+  ctx_free(ctx, T->cnt);
+  ctx_free(ctx, T->idx);
+  ctx_free(ctx, T->out);
+  ctx_free(ctx, T);
+}
+
+/* Each move's effect on each slot (see above); 0 where one is unknown. */
+static int effects(gdl_ctx *ctx, stub_t *T)
+{
+  const ground_t *G = T->G;
+  uint32_t s, m, v, W = T->W, ne = 0, cap = 0, *e = NULL, *at;
+  uint64_t *res = ctx_alloc(ctx, 4 * W * sizeof *res);
+  int ok = 1;
+  for (s = 0; s < T->ns && ok; s++) {
+    uint32_t tp = G->tprop[s];
+    if (s >= G->nnext && tp == NONE)
+      continue;                /* nothing makes it, nothing reads it */
+    for (v = 0; v < 2; v++) {
+      if (s >= G->nnext) {     /* no `next` makes it: false after any */
+        memset(res + 2 * W * v, 0, W * 8);
+        memset(res + 2 * W * v + W, 0xff, W * 8);
+        continue;
+      }
+      if (tp != NONE)
+        T->fixed[tp] = (uint8_t)v;
+      run(T, 1);
+      memcpy(res + 2 * W * v, val(T, ev(ctx, T, G->next[s].prop, 0)),
+             2 * W * 8);
+      if (tp != NONE)
+        T->fixed[tp] = FREE;
+    }
+    for (m = 0; m < T->nm; m++) {
+      uint32_t code = 0, b = m >> 6;
+      uint64_t bit = (uint64_t)1 << (m & 63);
+      for (v = 0; v < 2; v++) {
+        const uint64_t *x = res + 2 * W * v;
+        if (x[b] & bit)
+          code |= 1u << v;
+        else if (!(x[W + b] & bit))
+          ok = 0;              /* unknown: depends on the state */
+      }
+      if (ok && code != KEEP) {
+        GROW(ctx, e, cap, ne + 1);
+        e[ne++] = s * 4 + code;
+        e[ne++] = m;
+      }
+    }
+    if (T->work > BUDGET)
+      ok = 0;
+  }
+  ctx_free(ctx, res);
+  if (!ok) {
+    ctx_free(ctx, e);
+    return 0;
+  }
+  /* by move */
+  ne /= 2;
+  T->eff_lo = ctx_alloc(ctx, (T->nm + 2) * sizeof *T->eff_lo);
+  T->eff = ctx_alloc(ctx, (ne + 1) * sizeof *T->eff);
+  T->perm = ctx_alloc(ctx, ne + 1);
+  for (s = 0; s < ne; s++)
+    T->eff_lo[e[2 * s + 1] + 1]++;
+  for (m = 0; m < T->nm; m++)
+    T->eff_lo[m + 1] += T->eff_lo[m];
+  at = ctx_alloc(ctx, (T->nm + 1) * sizeof *at);
+  COPY(at, T->eff_lo, T->nm * sizeof *at);
+  for (s = 0; s < ne; s++)
+    T->eff[at[e[2 * s + 1]]++] = e[2 * s];
+  ctx_free(ctx, at);
+  ctx_free(ctx, e);
+  return 1;
+}
+
+/* Per slot, the moves that may set it to each value. */
+static void setters(gdl_ctx *ctx, stub_t *T)
+{
+  uint32_t m, i, v, *at;
+  for (v = 0; v < 2; v++) {
+    T->ach_lo[v] = ctx_alloc(ctx, (T->ns + 2) * sizeof *T->ach_lo[v]);
+    for (m = 0; m < T->nm; m++)
+      for (i = T->eff_lo[m]; i < T->eff_lo[m + 1]; i++)
+        if (((T->eff[i] & 3) >> (1 - v) & 1) == v)
+          T->ach_lo[v][(T->eff[i] >> 2) + 1]++;
+    for (i = 0; i < T->ns; i++)
+      T->ach_lo[v][i + 1] += T->ach_lo[v][i];
+    T->ach[v] = ctx_alloc(ctx, (T->ach_lo[v][T->ns] + 1) * sizeof *T->ach[v]);
+    at = ctx_alloc(ctx, (T->ns + 1) * sizeof *at);
+    COPY(at, T->ach_lo[v], T->ns * sizeof *at);
+    for (m = 0; m < T->nm; m++)
+      for (i = T->eff_lo[m]; i < T->eff_lo[m + 1]; i++)
+        if (((T->eff[i] & 3) >> (1 - v) & 1) == v)
+          T->ach[v][at[T->eff[i] >> 2]++] = m * 4 + (T->eff[i] & 3);
+    ctx_free(ctx, at);
+  }
+}
+
+/* Terminal where move m is legal: its legal proposition and gate forced
+ * true (and whatever is fixed now), scalar. */
+static int term_if(gdl_ctx *ctx, stub_t *T, uint32_t m)
+{
+  uint8_t old = T->gate[m] != NONE ? T->fixed[T->gate[m]] : 0;
+  int v;
+  T->fixed[T->legal[m]] = V1;
+  if (T->gate[m] != NONE)
+    T->fixed[T->gate[m]] = V1;
+  v = ev1(ctx, T, T->term);
+  T->fixed[T->legal[m]] = FREE;
+  if (T->gate[m] != NONE)
+    T->fixed[T->gate[m]] = old;
+  return v;
+}
+
+/* Of slots rs[lo, hi), the literals move m needs, appended to T->pre:
+ * those whose opposite makes its legality false (of_term: makes terminal
+ * true where m is legal). */
+static void needs(gdl_ctx *ctx, stub_t *T, uint32_t m, const uint32_t *rs,
+                  uint32_t lo, uint32_t hi, int of_term, uint32_t *npre,
+                  uint32_t *precap)
+{
+  uint32_t i, v;
+  for (i = lo; i < hi; i++) {
+    uint32_t tp = T->G->tprop[rs[i]];
+    for (v = 0; v < 2; v++) {
+      T->fixed[tp] = (uint8_t)v;
+      if (of_term ? term_if(ctx, T, m) == V1 : legal1(ctx, T, m) == V0) {
+        GROW(ctx, T->pre, *precap, *npre);
+        T->pre[(*npre)++] = rs[i] * 2 + !v;
+      }
+    }
+    T->fixed[tp] = FREE;
+  }
+}
+
+/* Per move, the literals its legality needs and the slots it reads
+ * beyond them; per slot, the moves whose legality reads it.  0 past the
+ * budget. */
+static int legality(gdl_ctx *ctx, stub_t *T)
+{
+  const ground_t *G = T->G;
+  uint32_t m, i, *stack = ctx_alloc(ctx, (T->n + 1) * sizeof *stack);
+  uint32_t *seen = ctx_alloc(ctx, (T->n + 1) * sizeof *seen);
+  uint32_t *rs = NULL, nrs = 0, rscap = 0, npre = 0, precap = 0;
+  uint32_t nsup = 0, supcap = 0, nrd = 0, rdcap = 0, *rd = NULL, *at;
+  int ok = 1;
+  T->pre_lo = ctx_alloc(ctx, (T->nm + 2) * sizeof *T->pre_lo);
+  T->sup_lo = ctx_alloc(ctx, (T->nm + 2) * sizeof *T->sup_lo);
+  for (m = 0; m < T->nm && ok; m++) {
+    uint32_t lo = npre;
+    int conj;
+    nrs = 0;
+    reads(T, T->legal[m], 0, stack, seen, m + 1, &rs, &nrs, &rscap, ctx);
+    if (T->gate[m] != NONE)
+      reads(T, T->gate[m], 0, stack, seen, m + 1, &rs, &nrs, &rscap, ctx);
+    needs(ctx, T, m, rs, 0, nrs, 0, &npre, &precap);
+    for (i = lo; i < npre; i++)
+      T->fixed[G->tprop[T->pre[i] >> 1]] = (uint8_t)(T->pre[i] & 1);
+    conj = legal1(ctx, T, m) == V1;
+    /* where m is legal, the state must not be terminal: the literals
+     * that needs too (a move made in a terminal state is no move) */
+    if (term_if(ctx, T, m) != V0) {
+      uint32_t r0 = nrs, k0 = npre;
+      reads(T, T->term, 1, stack, seen, m + 1, &rs, &nrs, &rscap, ctx);
+      needs(ctx, T, m, rs, r0, nrs, 1, &npre, &precap);
+      for (i = k0; i < npre; i++)
+        T->fixed[G->tprop[T->pre[i] >> 1]] = (uint8_t)(T->pre[i] & 1);
+      conj = conj && term_if(ctx, T, m) == V0;
+    }
+    for (i = lo; i < npre; i++)
+      T->fixed[G->tprop[T->pre[i] >> 1]] = FREE;
+    T->pre_lo[m + 1] = npre;
+    for (i = 0; i < nrs; i++) {
+      uint32_t need = 2, j;
+      for (j = lo; j < npre; j++)
+        if (T->pre[j] >> 1 == rs[i])
+          need = T->pre[j] & 1;
+      if (need == 2 && conj)
+        continue;              /* not read after all */
+      if (!conj) {
+        need = 2;
+        GROW(ctx, T->sup, supcap, nsup);
+        T->sup[nsup++] = rs[i];
+      }
+      GROW(ctx, rd, rdcap, nrd + 1);
+      rd[nrd++] = rs[i];
+      rd[nrd++] = m * 4 + need;
+    }
+    T->sup_lo[m + 1] = nsup;
+    if (T->work > BUDGET)
+      ok = 0;
+  }
+  ctx_free(ctx, stack);
+  ctx_free(ctx, seen);
+  ctx_free(ctx, rs);
+  if (ok) {
+    nrd /= 2;
+    T->rd_lo = ctx_alloc(ctx, (T->ns + 2) * sizeof *T->rd_lo);
+    T->rd = ctx_alloc(ctx, (nrd + 1) * sizeof *T->rd);
+    for (i = 0; i < nrd; i++)
+      T->rd_lo[rd[2 * i] + 1]++;
+    for (i = 0; i < T->ns; i++)
+      T->rd_lo[i + 1] += T->rd_lo[i];
+    at = ctx_alloc(ctx, (T->ns + 1) * sizeof *at);
+    COPY(at, T->rd_lo, T->ns * sizeof *at);
+    for (i = 0; i < nrd; i++)
+      T->rd[at[rd[2 * i]]++] = rd[2 * i + 1];
+    ctx_free(ctx, at);
+  }
+  ctx_free(ctx, rd);
+  return ok;
+}
+
+/* Whether slot s, once move b set it to u, keeps u for good. */
+static int for_good(const stub_t *T, const est_t *E, uint32_t b, uint32_t s,
+                    uint32_t u)
+{
+  uint32_t i, j, k;
+  if (est_latched(E, s, u))
+    return 1;
+  for (i = T->ach_lo[!u][s]; i < T->ach_lo[!u][s + 1]; i++) {
+    uint32_t d = T->ach[!u][i] >> 2;
+    int stopped = 0;
+    for (j = T->pre_lo[d]; j < T->pre_lo[d + 1] && !stopped; j++) {
+      uint32_t g = T->pre[j] >> 1, need = T->pre[j] & 1;
+      for (k = T->eff_lo[b]; k < T->eff_lo[b + 1]; k++)
+        if (T->eff[k] >> 2 == g && (T->eff[k] & 3) == (need ? SET0 : SET1) &&
+            est_latched(E, g, !need))
+          stopped = 1;
+    }
+    if (!stopped)
+      return 0;
+  }
+  return 1;
+}
+
+/* Per proposition, the values that alone make terminal true: bit 1 (2)
+ * when its being true does, bit 0 (1) when its being false does; followed
+ * from terminal down rules of one literal (a head fails by its literal's
+ * failing where that rule is its only one). */
+static uint8_t *ends_if(gdl_ctx *ctx, stub_t *T)
+{
+  const ground_t *G = T->G;
+  uint8_t *imp = ctx_alloc(ctx, T->n + 1);
+  uint32_t *stack = ctx_alloc(ctx, (2 * T->n + 2) * sizeof *stack);
+  uint32_t top = 0, i;
+  imp[T->term] = 2;
+  stack[top++] = T->term * 2 + 1;
+  while (top) {
+    uint32_t p = stack[--top] >> 1, v = stack[top] & 1;
+    for (i = T->bh_lo[p]; i < T->bh_lo[p + 1]; i++) {
+      uint32_t r = T->bh[i], x, q, w;
+      if (G->in_lo[r + 1] - G->in_lo[r] != 1 ||
+          (!v && T->bh_lo[p + 1] - T->bh_lo[p] != 1))
+        continue;              /* true by any rule; false only by all */
+      x = G->in[G->in_lo[r]];
+      q = x >> 1;
+      w = (x & 1) ? !v : v;    /* q = w makes the rule, so p, = v */
+      if (!(imp[q] & (1u << w))) {
+        imp[q] |= (uint8_t)(1u << w);
+        stack[top++] = q * 2 + w;
+      }
+    }
+  }
+  ctx_free(ctx, stack);
+  return imp;
+}
+
+stub_t *stub_build(gdl_ctx *ctx, const est_t *E)
+{
+  ground_t *G = ctx->ground;
+  stub_t *T;
+  uint32_t i, r, m, goal = NONE, term;
+  if (!E || !G || ctx->nroles != 1 || !G->nlegal[0] ||
+      G->nlegal[0] > MAX_MOVES || !G->terminal)
+    return NULL;
+  for (i = 0; i < G->ngoal[0]; i++)
+    if (gdl_term_int(ctx, G->goal[0][i].term) == 100)
+      goal = G->goal[0][i].prop;
+  if (goal == NONE)
+    return NULL;
+  term = G->terminal - 1;
+  T = ctx_alloc(ctx, sizeof *T);
+  T->ctx = ctx;
+  T->G = G;
+  T->n = G->nprops;
+  T->nm = G->nlegal[0];
+  T->ns = G->ntslots;
+  T->W = (T->nm + 63) / 64;
+  ground_rules_by_head(ctx, G, &T->bh_lo, &T->bh);
+  T->kind = ctx_alloc(ctx, T->n + 1);
+  T->dmove = ctx_alloc(ctx, (T->n + 1) * sizeof *T->dmove);
+  for (i = 0; i < T->n; i++) {
+    const term_t *t = &ctx->terms[G->atom[i]];
+    if (i == G->always)
+      T->kind[i] = K_ALWAYS;
+    else if (G->tslot[i])
+      T->kind[i] = K_TRUE;
+    else if (t->kind == T_FN && t->sym == S_DOES && t->arity == 2)
+      T->kind[i] = K_NEVER;    /* unless a move's, below */
+  }
+  for (i = 0; i < G->ngroups; i++)
+    if (G->groups[i].recursive)
+      for (r = G->groups[i].lo; r < G->groups[i].hi; r++)
+        T->kind[G->head[r]] = K_RECURSIVE;
+  T->byterm = ctx_alloc(ctx, (T->nm + 1) * sizeof *T->byterm);
+  T->legal = ctx_alloc(ctx, (T->nm + 1) * sizeof *T->legal);
+  T->gate = ctx_alloc(ctx, (T->nm + 1) * sizeof *T->gate);
+  for (m = 0; m < T->nm; m++) {
+    uint32_t d = does_prop(ctx, G, 0, G->legal[0][m].term);
+    T->byterm[m] = (uint64_t)G->legal[0][m].term << 32 | m;
+    T->legal[m] = G->legal[0][m].prop;
+    T->gate[m] = G->lgate[0][m] != T->legal[m] && G->lgate[0][m] != G->always
+                     ? G->lgate[0][m] : NONE;
+    if (d != NONE) {
+      T->kind[d] = K_DOES;
+      T->dmove[d] = m;
+    }
+  }
+  qsort(T->byterm, T->nm, sizeof *T->byterm, ground_cmp_u64);
+  T->fixed = ctx_alloc(ctx, T->n + 1);
+  memset(T->fixed, FREE, T->n);
+  T->stamp = ctx_alloc(ctx, (T->n + 1) * sizeof *T->stamp);
+  T->off = ctx_alloc(ctx, (T->n + 1) * sizeof *T->off);
+  T->term = term;
+  if (!effects(ctx, T) || !legality(ctx, T))
+    goto fail;
+  setters(ctx, T);
+  /* moves after which the game is over */
+  T->ends = ctx_alloc(ctx, T->nm + 1);
+  {
+    uint8_t *imp = ends_if(ctx, T);
+    for (m = 0; m < T->nm; m++)
+      for (i = T->eff_lo[m]; i < T->eff_lo[m + 1]; i++) {
+        uint32_t tp = G->tprop[T->eff[i] >> 2], c = T->eff[i] & 3;
+        if (tp != NONE && (c == SET0 || c == SET1) &&
+            imp[tp] & (c == SET1 ? 2 : 1))
+          T->ends[m] = 1;
+      }
+    ctx_free(ctx, imp);
+  }
+  /* the literals goal 100 needs */
+  {
+    uint32_t *stack = ctx_alloc(ctx, (T->n + 1) * sizeof *stack);
+    uint32_t *seen = ctx_alloc(ctx, (T->n + 1) * sizeof *seen);
+    uint32_t *rs = NULL, nrs = 0, rscap = 0, v;
+    reads(T, goal, 0, stack, seen, 1, &rs, &nrs, &rscap, ctx);
+    T->gl = ctx_alloc(ctx, (2 * nrs + 1) * sizeof *T->gl);
+    for (i = 0; i < nrs; i++)
+      for (v = 0; v < 2; v++) {
+        T->fixed[G->tprop[rs[i]]] = (uint8_t)v;
+        if (ev1(ctx, T, goal) == V0)
+          T->gl[T->ngl++] = rs[i] * 2 + !v;
+        T->fixed[G->tprop[rs[i]]] = FREE;
+      }
+    ctx_free(ctx, stack);
+    ctx_free(ctx, seen);
+    ctx_free(ctx, rs);
+  }
+  if (!T->ngl)
+    goto fail;
+  /* effects for good */
+  for (m = 0; m < T->nm; m++)
+    for (i = T->eff_lo[m]; i < T->eff_lo[m + 1]; i++)
+      if ((T->eff[i] & 3) == SET0 || (T->eff[i] & 3) == SET1)
+        T->perm[i] = (uint8_t)for_good(T, E, m, T->eff[i] >> 2,
+                                       (T->eff[i] & 3) == SET1);
+  /* scratch of a state */
+  T->app = ctx_alloc(ctx, (T->nm + 1) * sizeof *T->app);
+  T->inT = ctx_alloc(ctx, (T->nm + 1) * sizeof *T->inT);
+  T->pm = ctx_alloc(ctx, (T->ns + 1) * sizeof *T->pm);
+  T->list = ctx_alloc(ctx, (T->nm + 1) * sizeof *T->list);
+  T->lit = ctx_alloc(ctx, (T->ngl + 1) * sizeof *T->lit);
+  T->cnt = ctx_alloc(ctx, (T->ngl + 1) * sizeof *T->cnt);
+  T->idx = ctx_alloc(ctx, (T->nm + 1) * sizeof *T->idx);
+  T->out = ctx_alloc(ctx, (T->nm + 1) * sizeof *T->out);
+  free_eval(ctx, T);
+  return T;
+fail:
+  stub_free(ctx, T);
+  return NULL;
+}
+
+/* ---- per state -------------------------------------------------------- */
+
+static inline int bit_at(const uint64_t *b, uint32_t s)
+{
+  return (int)(b[s >> 6] >> (s & 63) & 1);
+}
+
+static void add(stub_t *T, uint32_t m)
+{
+  if (T->inT[m] != T->snow) {
+    T->inT[m] = T->snow;
+    T->list[T->nlist++] = m;
+  }
+}
+
+/* Whether move b makes a literal that the move being closed over needs
+ * (marked in pm[]) false for good. */
+static int stops(const stub_t *T, uint32_t b)
+{
+  uint32_t i;
+  if (T->ends[b])
+    return 1;                  /* nothing comes after it */
+  for (i = T->eff_lo[b]; i < T->eff_lo[b + 1]; i++)
+    if (T->perm[i]) {
+      uint32_t s = T->eff[i] >> 2, u = (T->eff[i] & 3) == SET1;
+      if (T->pm[s] == 2 * T->pnow + !u)
+        return 1;
+    }
+  return 0;
+}
+
+/* The setters of slot s to v, into T (those that stop a, if a given). */
+static void add_setters(stub_t *T, uint32_t s, uint32_t v, int check)
+{
+  uint32_t i;
+  for (i = T->ach_lo[v][s]; i < T->ach_lo[v][s + 1]; i++) {
+    uint32_t b = T->ach[v][i] >> 2;
+    if (T->inT[b] != T->snow && !(check && stops(T, b)))
+      add(T, b);
+  }
+}
+
+/* T from landmark literal `lit` in the state of bits cur: the number of
+ * its legal moves, or `bound` when it would have that many or more (or
+ * it cannot be built). */
+static uint32_t closure(stub_t *T, const uint64_t *cur, uint32_t lit,
+                        uint32_t bound)
+{
+  uint32_t k, i, nlegal = 0;
+  if (++T->snow == 0) {
+    memset(T->inT, 0, T->nm * sizeof *T->inT);
+    T->snow = 1;
+  }
+  T->nlist = 0;
+  add_setters(T, lit >> 1, lit & 1, 0);
+  for (k = 0; k < T->nlist; k++) {
+    uint32_t a = T->list[k];
+    if (T->app[a] != T->anow) {
+      /* not legal here: the setters of a literal it lacks, preferring
+       * one that none can set, then one whose setters are in T */
+      uint32_t best = NONE, bestc = UINT32_MAX;
+      for (i = T->pre_lo[a]; i < T->pre_lo[a + 1]; i++) {
+        uint32_t s = T->pre[i] >> 1, v = T->pre[i] & 1, c = 0, j;
+        if ((uint32_t)bit_at(cur, s) == v)
+          continue;
+        for (j = T->ach_lo[v][s]; j < T->ach_lo[v][s + 1]; j++)
+          c += T->inT[T->ach[v][j] >> 2] != T->snow;
+        if (c < bestc) {
+          bestc = c;
+          best = T->pre[i];
+        }
+      }
+      if (best == NONE)
+        return bound;          /* illegal for a reason not a literal */
+      add_setters(T, best >> 1, best & 1, 0);
+      continue;
+    }
+    if (++nlegal >= bound)
+      return bound;
+    if (++T->pnow == 0x7fffffff) {
+      memset(T->pm, 0, T->ns * sizeof *T->pm);
+      T->pnow = 1;
+    }
+    for (i = T->pre_lo[a]; i < T->pre_lo[a + 1]; i++)
+      T->pm[T->pre[i] >> 1] = 2 * T->pnow + (T->pre[i] & 1);
+    /* moves that may disable a */
+    for (i = T->pre_lo[a]; i < T->pre_lo[a + 1]; i++)
+      add_setters(T, T->pre[i] >> 1, !(T->pre[i] & 1), 1);
+    for (i = T->sup_lo[a]; i < T->sup_lo[a + 1]; i++) {
+      add_setters(T, T->sup[i], 0, 1);
+      add_setters(T, T->sup[i], 1, 1);
+    }
+    for (i = T->eff_lo[a]; i < T->eff_lo[a + 1]; i++) {
+      uint32_t s = T->eff[i] >> 2, code = T->eff[i] & 3, j, v;
+      /* moves that a may disable */
+      for (j = T->rd_lo[s]; j < T->rd_lo[s + 1]; j++) {
+        uint32_t b = T->rd[j] >> 2, need = T->rd[j] & 3;
+        if (T->inT[b] == T->snow || b == a)
+          continue;
+        if (need == 2 || (code >> need & 1) != need)
+          if (!stops(T, b))
+            add(T, b);
+      }
+      /* moves whose effect on s does not commute with a's */
+      for (v = 0; v < 2; v++)
+        for (j = T->ach_lo[v][s]; j < T->ach_lo[v][s + 1]; j++) {
+          uint32_t b = T->ach[v][j] >> 2;
+          if ((T->ach[v][j] & 3) != code && T->inT[b] != T->snow &&
+              !stops(T, b))
+            add(T, b);
+        }
+    }
+  }
+  return nlegal;
+}
+
+/* The index of move term t, or NONE. */
+static uint32_t move_of(const stub_t *T, gdl_term t)
+{
+  uint32_t lo = 0, hi = T->nm;
+  while (lo < hi) {
+    uint32_t mid = (lo + hi) / 2;
+    if (T->byterm[mid] >> 32 < t)
+      lo = mid + 1;
+    else
+      hi = mid;
+  }
+  return lo < T->nm && T->byterm[lo] >> 32 == t ? (uint32_t)T->byterm[lo]
+                                                : NONE;
+}
+
+size_t stub_reduce(gdl_ctx *ctx, stub_t *T, const gdl_term *mv, size_t n,
+                   const gdl_term **out)
+{
+  const uint64_t *cur = T->G->curbits;
+  uint32_t i, nl = 0, best, tries, found = 0;
+  size_t k, nout = 0;
+  *out = mv;
+  (void)ctx;
+  if (++T->anow == 0) {        /* app[] marks this state's legal moves */
+    memset(T->app, 0, T->nm * sizeof *T->app);
+    T->anow = 1;
+  }
+  for (k = 0; k < n; k++) {
+    if ((T->idx[k] = move_of(T, mv[k])) == NONE)
+      return n;                /* not a move of the network's: no cut */
+    T->app[T->idx[k]] = T->anow;
+  }
+  for (i = 0; i < T->ngl; i++) {
+    uint32_t s = T->gl[i] >> 1, v = T->gl[i] & 1, c = 0, j;
+    if ((uint32_t)bit_at(cur, s) == v)
+      continue;
+    for (j = T->ach_lo[v][s]; j < T->ach_lo[v][s + 1]; j++)
+      c += T->app[T->ach[v][j] >> 2] == T->anow;
+    T->lit[nl] = T->gl[i];
+    T->cnt[nl++] = c;
+  }
+  if (!nl)
+    return n;                  /* goal 100's literals hold: no landmark */
+  best = (uint32_t)n;
+  for (tries = 0; tries < MAX_CLOSURES; tries++) {
+    uint32_t pick = NONE, c;
+    for (i = 0; i < nl; i++)   /* the untried one of fewest legal setters */
+      if (T->cnt[i] != NONE && (pick == NONE || T->cnt[i] < T->cnt[pick]))
+        pick = i;
+    if (pick == NONE || T->cnt[pick] >= best)
+      break;
+    c = closure(T, cur, T->lit[pick], best);
+    T->cnt[pick] = NONE;
+    if (c < best) {            /* the best T yet: its legal moves, in order */
+      best = c;
+      found = 1;
+      for (k = 0, nout = 0; k < n; k++)
+        if (T->inT[T->idx[k]] == T->snow)
+          T->out[nout++] = mv[k];
+    }
+    if (best == 0)
+      break;
+  }
+  if (!found)
+    return n;
+  *out = T->out;
+  return nout;
+}

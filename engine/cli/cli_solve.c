@@ -1,0 +1,164 @@
+/*
+ * cli_solve.c - gdl solve: the options given to gdl_solve, the progress
+ * line, and the plan and summary printed (text or JSON), for build/gdl
+ * and, with the ranks' counts, build/gdl-mpi.
+ */
+#include <stdio.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "cli/cli.h"
+
+
+typedef struct {
+  int live;                   /* stderr is a terminal and not --quiet */
+  int shown;
+} progress_t;
+
+static void show_progress(void *arg, const gdl_progress *p)
+{
+  progress_t *pr = arg;
+  if (!pr->live)
+    return;
+  fprintf(stderr, "\r\033[K%s  %s %u  expanded %llu  generated %llu  "
+          "%.0f states/s  %.1f MB", p->algorithm,
+          strcmp(p->algorithm, "gbfs") == 0 ? "estimate"
+          : strcmp(p->algorithm, "astar") == 0 ||
+                  strcmp(p->algorithm, "idastar") == 0 ? "bound"
+                                                       : "depth",
+          p->depth,
+          (unsigned long long)p->expanded, (unsigned long long)p->generated,
+          p->seconds > 0 ? (double)p->expanded / p->seconds : 0.0,
+          (double)p->memory / 1048576.0);
+  pr->shown = 1;
+}
+
+void solve_options(const opts_t *o, gdl_solve_opts *so)
+{
+  memset(so, 0, sizeof *so);
+  for (so->algorithm = GDL_BFS; so->algorithm < GDL_AUTO; so->algorithm++)
+    if (o->algorithm && strcmp(o->algorithm,
+                               gdl_algorithm_name(so->algorithm)) == 0)
+      break;                    /* none named: auto */
+  so->prune = o->prune;
+  so->fewest_first = o->fewest_first;
+  so->stubborn = o->stubborn;
+  so->counter = o->counter;
+  so->shorten = o->shorten;
+  so->threads = o->threads;
+  so->max_states = o->max_states;
+  so->max_seconds = o->max_seconds;
+}
+
+int cmd_solve(gdl_ctx *ctx, const opts_t *o)
+{
+  gdl_solve_opts so;
+  gdl_solve_result res;
+  progress_t pr = { 0, 0 };
+  gdl_status st;
+  int rc = load(ctx, o);
+  if (rc || (rc = need_game(ctx, o)))
+    return rc;
+  solve_options(o, &so);
+  pr.live = !o->quiet && isatty(2);
+  so.progress = show_progress;
+  so.progress_arg = &pr;
+  st = gdl_solve(ctx, &so, &res);
+  if (pr.shown)
+    fprintf(stderr, "\r\033[K");
+  if (st != GDL_OK)
+    return fail(ctx, st);
+  return solve_report(ctx, o, &res, NULL);
+}
+
+int solve_report(gdl_ctx *ctx, const opts_t *o, const gdl_solve_result *r,
+                 const char *json_extra)
+{
+  static const char *const status_name[] = { "solved", "unsolvable",
+                                             "limit" };
+  gdl_solve_result res = *r;
+  size_t k, i;
+  char step[4096];
+  k = gdl_role_count(ctx);
+  if (o->json) {
+    printf("{\"status\": \"%s\", \"length\": ", status_name[res.status]);
+    if (res.status == GDL_LIMIT)
+      printf("null");
+    else
+      printf("%zu", res.length);
+    printf(", \"goal\": ");
+    if (res.goal >= 0)
+      printf("%ld", res.goal);
+    else
+      printf("null");
+    printf(", \"plan\": [");
+    for (i = 0; i < res.length && res.plan; i++) {
+      step_text(ctx, res.plan + i * k, k, step, sizeof step);
+      printf(i ? ", " : "");
+      json_str(step);
+    }
+    printf("], \"expanded\": %llu, \"generated\": %llu, \"stored\": %llu, "
+           "\"depth\": %u, \"seconds\": %.3f, \"peak_memory_bytes\": %zu, "
+           "\"bytes_per_state\": %.1f, \"algorithm\": \"%s\", "
+           "\"optimal\": %s, \"pruned\": %llu, \"estimate\": %u, "
+           "\"latches\": %u, \"stubborn\": %s, \"budget\": %s, "
+           "\"groups\": %u, \"counter\": %u, "
+           "\"goal_bound\": %s, \"shortened_from\": %zu, "
+           "\"threads\": %u",
+           (unsigned long long)res.expanded,
+           (unsigned long long)res.generated,
+           (unsigned long long)res.stored, res.depth, res.seconds,
+           res.peak_memory, res.bytes_per_state,
+           gdl_algorithm_name(res.found_by),
+           res.optimal ? "true" : "false",
+           (unsigned long long)res.pruned, res.estimate, res.latches,
+           res.stubborn ? "true" : "false", res.budget ? "true" : "false",
+           res.groups, res.counter,
+           res.goal_bound ? "true" : "false", res.shortened_from,
+           res.threads);
+    if (res.status == GDL_LIMIT) {
+      printf(", \"limit\": ");
+      json_str(res.why);
+    }
+    printf("%s}\n", json_extra ? json_extra : "");
+  } else {
+    for (i = 0; i < res.length && res.plan; i++) {
+      step_text(ctx, res.plan + i * k, k, step, sizeof step);
+      printf("%s\n", step);
+    }
+    if (res.status == GDL_SOLVED) {
+      printf("; solved: %zu move%s", res.length, res.length == 1 ? "" : "s");
+      if (res.shortened_from)
+        printf(" (%zu as found, made shorter)", res.shortened_from);
+      printf(", goal 100, %s (%s)",
+             res.optimal ? "shortest" : "not proven shortest",
+             gdl_algorithm_name(res.found_by));
+    } else if (res.status == GDL_UNSOLVABLE && res.goal_bound &&
+               res.goal >= 0) {
+      printf("; unsolvable: no terminal state with goal 100 is reachable; "
+             "the best goal found is %ld (the plan above; a step counter "
+             "was left out: --no-counter finds the best)", res.goal);
+    } else if (res.status == GDL_UNSOLVABLE && res.goal_bound) {
+      printf("; unsolvable: no terminal state with goal 100 is reachable "
+             "(a step counter was left out: --no-counter finds the best "
+             "goal)");
+    } else if (res.status == GDL_UNSOLVABLE && res.goal >= 0) {
+      printf("; unsolvable: no terminal state with goal 100 is reachable; "
+             "the best goal reachable is %ld (the plan above)", res.goal);
+    } else if (res.status == GDL_UNSOLVABLE && res.pruned) {
+      printf("; unsolvable: no terminal state with goal 100 is reachable "
+             "(dead ends were left out: --no-prune finds the best goal)");
+    } else if (res.status == GDL_UNSOLVABLE) {
+      printf("; unsolvable: no terminal state with a goal is reachable");
+    } else {
+      printf("; limit: %s after searching depth %u completely", res.why,
+             res.depth);
+    }
+    printf("; %llu states expanded, %llu generated, %.3f s, %.1f MB peak\n",
+           (unsigned long long)res.expanded,
+           (unsigned long long)res.generated, res.seconds,
+           (double)res.peak_memory / 1048576.0);
+  }
+  return res.status == GDL_SOLVED ? 0 : res.status == GDL_UNSOLVABLE ? 1 : 3;
+}
+

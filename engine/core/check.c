@@ -1,0 +1,1272 @@
+/*
+ * check.c - from the syntax tree to a checked program.
+ *
+ * 1. Each top-level form becomes a fact or a rule over interned terms.
+ *    Keywords out of place, variables in facts, a list that starts with a
+ *    list, wrong arities of keywords and relations are reported here, at
+ *    the node that is wrong.
+ * 2. A rule with `or` is expanded into one rule per combination of
+ *    disjuncts, so evaluation only ever sees conjunctions.
+ * 3. Every rule is checked for safety: each variable of the head, of a
+ *    `not` and of a `distinct` must occur in a positive body literal.
+ * 4. The rules' dependency graph (rule A uses rule B when a body atom of A
+ *    may unify with B's head) is cut into strongly connected components
+ *    (Tarjan), which come out dependencies first: that is the evaluation
+ *    order.  Working on rules rather than relations accepts the locally
+ *    stratified `(<= (goal r 100) (not (goal r 0)))` of many puzzles.
+ *    Negation inside a component (unstratified), the GDL recursion
+ *    restriction, and the restricted dependencies (init, base, input and
+ *    role on true/does; legal, goal, terminal on does) are checked per
+ *    rule, pointing at the literal at fault.
+ * 5. Each relation gets a phase: static (computed once, here), state
+ *    (depends on `true`) or move (depends on `does`).
+ */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "core/core.h"
+
+#define MAX_EXPANSION 4096
+
+typedef struct {
+  gdl_ctx *ctx;
+  unsigned flags;
+  uint32_t *relar;     /* per symbol: arity + 1 as a relation, 0 unseen */
+  const gdl_node **relat; /* per symbol: where first used as a relation */
+  uint32_t *fnar;      /* per symbol: arity + 1 as a function */
+  uint8_t *fnwarned;
+  uint8_t *relrule;    /* per symbol: used as a relation by a rule */
+  uint8_t *relwarned;
+  int in_fact;         /* the form in hand is a fact */
+  uint32_t *vars;      /* names of the variables of the rule in hand */
+  uint32_t nvars, varcap;
+  int allow_vars;
+  int bad;             /* an error in the form in hand */
+  int game_words;      /* a game keyword was used as a relation */
+} conv_t;
+
+static int body_keyword(uint32_t s)
+{
+  return s == S_DISTINCT || s == S_NOT || s == S_OR || s == S_IMPLIES;
+}
+
+/* Arity of a keyword relation, or -1. */
+static int keyword_arity(uint32_t s)
+{
+  switch (s) {
+  case S_ROLE: case S_INIT: case S_TRUE: case S_NEXT: case S_BASE:
+    return 1;
+  case S_DOES: case S_LEGAL: case S_GOAL: case S_INPUT:
+    return 2;
+  case S_TERMINAL:
+    return 0;
+  default:
+    return -1;
+  }
+}
+
+static void err(conv_t *cv, const gdl_node *n, const char *fmt, const char *a)
+{
+  diag_add(cv->ctx, SEV_ERROR, n->file, n->start, n->end, fmt, a);
+  cv->bad = 1;
+}
+
+/* An error at the first character of n only (its opening parenthesis). */
+static void err_at(conv_t *cv, const gdl_node *n, const char *msg)
+{
+  diag_add(cv->ctx, SEV_ERROR, n->file, n->start, n->start + 1, "%s", msg);
+  cv->bad = 1;
+}
+
+static const char *name(gdl_ctx *ctx, uint32_t sym)
+{
+  return sym_text(ctx, sym);
+}
+
+static uint32_t var_index(conv_t *cv, uint32_t sym)
+{
+  uint32_t i;
+  for (i = 0; i < cv->nvars; i++)
+    if (cv->vars[i] == sym)
+      return i;
+  GROW(cv->ctx, cv->vars, cv->varcap, cv->nvars);
+  cv->vars[cv->nvars] = sym;
+  return cv->nvars++;
+}
+
+static void where(gdl_ctx *ctx, const gdl_node *n, char *buf, size_t len)
+{
+  uint32_t line, col;
+  diag_where(ctx, n->file, n->start, &line, &col);
+  snprintf(buf, len, "%s:%u:%u", ctx->files[n->file].name, line, col);
+}
+
+/* ---- relations -------------------------------------------------------- */
+
+static void rel_rehash(gdl_ctx *ctx)
+{
+  uint32_t cap = ctx->relmask ? (ctx->relmask + 1) * 2 : 256, i;
+  uint32_t *h = ctx_alloc(ctx, cap * sizeof *h);
+  for (i = 0; i < ctx->nrels; i++) {
+    uint32_t j = (ctx->rels[i].sym * 31 + ctx->rels[i].arity) & (cap - 1);
+    while (h[j])
+      j = (j + 1) & (cap - 1);
+    h[j] = i + 1;
+  }
+  ctx_free(ctx, ctx->relhash);
+  ctx->relhash = h;
+  ctx->relmask = cap - 1;
+}
+
+int rel_find(const gdl_ctx *ctx, uint32_t sym, uint32_t arity)
+{
+  uint32_t j;
+  if (!ctx->relmask)
+    return -1;
+  for (j = (sym * 31 + arity) & ctx->relmask; ctx->relhash[j];
+       j = (j + 1) & ctx->relmask) {
+    const rel_t *r = &ctx->rels[ctx->relhash[j] - 1];
+    if (r->sym == sym && r->arity == arity)
+      return (int)ctx->relhash[j] - 1;
+  }
+  return -1;
+}
+
+uint32_t rel_get(gdl_ctx *ctx, uint32_t sym, uint32_t arity)
+{
+  int r = rel_find(ctx, sym, arity);
+  uint32_t j;
+  if (r >= 0)
+    return (uint32_t)r;
+  GROW(ctx, ctx->rels, ctx->relcap, ctx->nrels);
+  memset(&ctx->rels[ctx->nrels], 0, sizeof(rel_t));
+  ctx->rels[ctx->nrels].sym = sym;
+  ctx->rels[ctx->nrels].arity = arity;
+  ctx->nrels++;
+  if (!ctx->relmask || ctx->nrels * 2 > ctx->relmask) {
+    rel_rehash(ctx);
+  } else {
+    for (j = (sym * 31 + arity) & ctx->relmask; ctx->relhash[j];
+         j = (j + 1) & ctx->relmask)
+      ;
+    ctx->relhash[j] = ctx->nrels;
+  }
+  return ctx->nrels - 1;
+}
+
+/* ---- conversion ------------------------------------------------------- */
+
+static gdl_term conv_term(conv_t *cv, const gdl_node *n)
+{
+  gdl_ctx *ctx = cv->ctx;
+  switch (n->kind) {
+  case N_SYM:
+    if (body_keyword(n->sym)) {
+      err(cv, n, "'%s' is a keyword and cannot be used as a constant",
+          name(ctx, n->sym));
+      return 0;
+    }
+    return term_sym(ctx, n->sym);
+  case N_VAR:
+    if (!cv->allow_vars) {
+      err(cv, n, "variable %s in a fact: a fact must be ground",
+          infix_var_shown(ctx, n->file, n->sym));
+      return 0;
+    }
+    return term_var(ctx, var_index(cv, n->sym));
+  default: {
+    const gdl_node *h = n->first, *a;
+    gdl_term args[64], *argv = args, t;
+    uint32_t i = 0, ok = 1;
+    if (!h) {
+      err(cv, n, "'()' is not a term%s", "");
+      return 0;
+    }
+    if (h->kind == N_LIST) {
+      err_at(cv, h, "a list cannot start with a list: the first element "
+             "must be a name");
+      return 0;
+    }
+    if (h->kind == N_VAR) {
+      err(cv, h, "a function name cannot be a variable (%s)",
+          name(ctx, h->sym));
+      return 0;
+    }
+    if (body_keyword(h->sym)) {
+      err(cv, h, "'%s' is a keyword and cannot be used as a function name",
+          name(ctx, h->sym));
+      return 0;
+    }
+    if (n->n - 1 > 64)
+      argv = ctx_alloc(ctx, (n->n - 1) * sizeof *argv);
+    for (a = h->next; a; a = a->next) {
+      argv[i] = conv_term(cv, a);
+      if (!argv[i++])
+        ok = 0;
+    }
+    if (cv->fnar[h->sym] && cv->fnar[h->sym] != n->n &&
+        !cv->fnwarned[h->sym]) {
+      char buf[40];
+      cv->fnwarned[h->sym] = 1;
+      snprintf(buf, sizeof buf, "%u", cv->fnar[h->sym] - 1);
+      diag_add(ctx, SEV_WARNING, h->file, h->start, h->end,
+               "function '%s' is used with %u argument%s here and with %s "
+               "elsewhere", name(ctx, h->sym), n->n - 1,
+               n->n == 2 ? "" : "s", buf);
+    }
+    if (!cv->fnar[h->sym])
+      cv->fnar[h->sym] = n->n;
+    t = ok ? term_fn(ctx, h->sym, n->n - 1, argv) : 0;
+    if (argv != args)
+      ctx_free(ctx, argv);
+    return t;
+  }
+  }
+}
+
+/* Records the arity of a relation; reports a second, different one. */
+static void note_relation(conv_t *cv, const gdl_node *at, uint32_t sym,
+                          uint32_t arity, int parens)
+{
+  gdl_ctx *ctx = cv->ctx;
+  int ka = keyword_arity(sym);
+  uint32_t r;
+  if (ka >= 0 && (uint32_t)ka != arity) {
+    char msg[200];
+    snprintf(msg, sizeof msg, "'%s' takes %d argument%s, not %u",
+             name(ctx, sym), ka, ka == 1 ? "" : "s", arity);
+    err(cv, at, "%s", msg);
+    return;
+  }
+  if (cv->relar[sym] && cv->relar[sym] != arity + 1) {
+    char w[300];
+    where(ctx, cv->relat[sym], w, sizeof w);
+    if (cv->in_fact && !cv->relrule[sym]) {
+      /* only facts disagree: nothing reads them as one relation */
+      if (!cv->relwarned[sym])
+        diag_add(ctx, SEV_WARNING, at->file, at->start, at->end,
+                 "relation '%s' has %u argument%s here but %u at %s; the "
+                 "facts are kept as two relations", name(ctx, sym), arity,
+                 arity == 1 ? "" : "s", cv->relar[sym] - 1, w);
+      cv->relwarned[sym] = 1;
+    } else {
+      char msg[400];
+      snprintf(msg, sizeof msg,
+               "relation '%s' is used with %u argument%s here but with %u "
+               "at %s", name(ctx, sym), arity, arity == 1 ? "" : "s",
+               cv->relar[sym] - 1, w);
+      err(cv, at, "%s", msg);
+      return;
+    }
+  }
+  if (!cv->relar[sym]) {
+    cv->relar[sym] = arity + 1;
+    cv->relat[sym] = at;
+  }
+  if (!cv->in_fact)
+    cv->relrule[sym] = 1;
+  if (sym >= S_INIT && sym <= S_TERMINAL)   /* role alone is not enough */
+    cv->game_words = 1;
+  r = rel_get(ctx, sym, arity);
+  if (!ctx->files[at->file].included)
+    ctx->rels[r].used_outside = 1;
+  if (!ctx->rels[r].bare && !ctx->rels[r].parens) {
+    ctx->rels[r].file = at->file;
+    ctx->rels[r].start = at->start;
+    ctx->rels[r].end = at->end;
+  }
+  if (arity == 0) {
+    if ((parens && ctx->rels[r].bare && !ctx->rels[r].parens) ||
+        (!parens && ctx->rels[r].parens && !ctx->rels[r].bare))
+      diag_add(ctx, SEV_WARNING, at->file, at->start, at->end,
+               "'%s' is written both as (%s) and as %s; both mean the same "
+               "zero-argument relation", name(ctx, sym), name(ctx, sym),
+               name(ctx, sym));
+    if (parens)
+      ctx->rels[r].parens = 1;
+    else
+      ctx->rels[r].bare = 1;
+  }
+}
+
+/* A sentence (a fact, a head, a body atom): its atom term and relation. */
+static gdl_term conv_atom(conv_t *cv, const gdl_node *n, uint32_t *rel)
+{
+  gdl_ctx *ctx = cv->ctx;
+  const gdl_node *h;
+  gdl_term t;
+  switch (n->kind) {
+  case N_SYM:
+    if (body_keyword(n->sym)) {
+      err(cv, n, "'%s' is a keyword and cannot stand alone as a sentence",
+          name(ctx, n->sym));
+      return 0;
+    }
+    note_relation(cv, n, n->sym, 0, 0);
+    *rel = rel_get(ctx, n->sym, 0);
+    return term_sym(ctx, n->sym);
+  case N_VAR:
+    err(cv, n, "a sentence cannot be a variable (%s)", name(ctx, n->sym));
+    return 0;
+  default:
+    h = n->first;
+    if (!h) {
+      err(cv, n, "'()' is not a sentence%s", "");
+      return 0;
+    }
+    if (h->kind == N_LIST) {
+      err_at(cv, h, "a list cannot start with a list: the first element "
+             "must be a relation name");
+      return 0;
+    }
+    if (h->kind == N_VAR) {
+      err(cv, h, "a relation name cannot be a variable (%s)",
+          name(ctx, h->sym));
+      return 0;
+    }
+    if (body_keyword(h->sym)) {
+      err(cv, h, "'%s' cannot be used here", name(ctx, h->sym));
+      return 0;
+    }
+    note_relation(cv, n, h->sym, n->n - 1, 1);
+    if (n->n == 1) {
+      *rel = rel_get(ctx, h->sym, 0);
+      return term_sym(ctx, h->sym);
+    }
+    {
+      /* the atom is the term h(args) */
+      const gdl_node *a;
+      gdl_term args[64], *argv = args;
+      uint32_t i = 0, ok = 1;
+      if (n->n - 1 > 64)
+        argv = ctx_alloc(ctx, (n->n - 1) * sizeof *argv);
+      for (a = h->next; a; a = a->next) {
+        argv[i] = conv_term(cv, a);
+        if (!argv[i++])
+          ok = 0;
+      }
+      t = ok ? term_fn(ctx, h->sym, n->n - 1, argv) : 0;
+      if (argv != args)
+        ctx_free(ctx, argv);
+    }
+    *rel = rel_get(ctx, h->sym, n->n - 1);
+    return t;
+  }
+}
+
+typedef struct {
+  lit_t *alts;
+  uint32_t n, cap;
+} slot_t;
+
+static void push_alt(gdl_ctx *ctx, slot_t *s, const lit_t *l)
+{
+  GROW(ctx, s->alts, s->cap, s->n);
+  s->alts[s->n++] = *l;
+}
+
+/* A body literal; `or` adds one alternative per disjunct to the slot. */
+static void conv_literal(conv_t *cv, const gdl_node *n, slot_t *slot)
+{
+  gdl_ctx *ctx = cv->ctx;
+  lit_t l;
+  memset(&l, 0, sizeof l);
+  l.src = n;
+  if (n->kind == N_LIST && n->first && n->first->kind == N_SYM &&
+      body_keyword(n->first->sym)) {
+    const gdl_node *h = n->first;
+    switch (h->sym) {
+    case S_NOT: {
+      const gdl_node *x = h->next;
+      if (n->n != 2) {
+        err(cv, n, "'not' takes one literal%s", "");
+        return;
+      }
+      if (x->kind == N_LIST && x->first && x->first->kind == N_SYM &&
+          x->first->sym == S_DISTINCT) {
+        if (!(cv->flags & GDL_CLEAN)) {
+          err(cv, n, "(not (distinct ...)) is not GDL; say what must be "
+              "equal by using the same variable (or run with --clean to "
+              "read it as equality)%s", "");
+          return;
+        }
+        if (x->n != 3) {
+          err(cv, x, "'distinct' takes 2 arguments%s", "");
+          return;
+        }
+        l.kind = L_EQUAL;
+        l.a = conv_term(cv, x->first->next);
+        l.b = conv_term(cv, x->first->next->next);
+        if (l.a && l.b)
+          push_alt(ctx, slot, &l);
+        return;
+      }
+      if (x->kind == N_LIST && x->first && x->first->kind == N_SYM &&
+          body_keyword(x->first->sym)) {
+        err(cv, x->first, "'not' applies to a sentence, not to '%s'",
+            name(ctx, x->first->sym));
+        return;
+      }
+      l.kind = L_NEG;
+      l.a = conv_atom(cv, x, &l.rel);
+      if (l.a)
+        push_alt(ctx, slot, &l);
+      return;
+    }
+    case S_DISTINCT:
+      if (n->n != 3) {
+        err(cv, n, "'distinct' takes 2 arguments%s", "");
+        return;
+      }
+      l.kind = L_DISTINCT;
+      l.a = conv_term(cv, h->next);
+      l.b = conv_term(cv, h->next->next);
+      if (l.a && l.b)
+        push_alt(ctx, slot, &l);
+      return;
+    case S_OR: {
+      const gdl_node *d;
+      if (n->n == 1) {
+        err(cv, n, "empty (or): a disjunction needs at least one "
+            "literal%s", "");
+        return;
+      }
+      for (d = h->next; d; d = d->next)
+        conv_literal(cv, d, slot);
+      return;
+    }
+    default:
+      err(cv, h, "'<=' cannot be used inside a rule%s", "");
+      return;
+    }
+  }
+  l.kind = L_POS;
+  l.a = conv_atom(cv, n, &l.rel);
+  if (l.a)
+    push_alt(ctx, slot, &l);
+}
+
+/* ---- safety ----------------------------------------------------------- */
+
+static void term_vars(const gdl_ctx *ctx, gdl_term t, uint8_t *mark)
+{
+  const term_t *x = &ctx->terms[t];
+  uint32_t i;
+  if (x->ground)
+    return;
+  if (x->kind == T_VAR) {
+    mark[x->sym] = 1;
+    return;
+  }
+  for (i = 0; i < x->arity; i++)
+    term_vars(ctx, TARG(ctx, t, i), mark);
+}
+
+static const gdl_node *find_var(const gdl_node *n, uint32_t sym)
+{
+  const gdl_node *c, *f;
+  if (n->kind == N_VAR)
+    return n->sym == sym ? n : NULL;
+  if (n->kind != N_LIST)
+    return NULL;
+  for (c = n->first; c; c = c->next)
+    if ((f = find_var(c, sym)) != NULL)
+      return f;
+  return NULL;
+}
+
+/* Reports the variables of t not in `bound`; returns 1 if any. */
+static int unbound(gdl_ctx *ctx, const rule_t *r, gdl_term t,
+                   const gdl_node *src, const uint8_t *bound,
+                   const uint8_t *anywhere, const char *what)
+{
+  uint8_t mark[256], *m = mark;
+  uint32_t v;
+  int bad = 0;
+  if (r->nvars > sizeof mark)
+    m = ctx_alloc(ctx, r->nvars);
+  memset(m, 0, r->nvars);
+  term_vars(ctx, t, m);
+  for (v = 0; v < r->nvars; v++) {
+    const gdl_node *at;
+    if (!m[v] || bound[v])
+      continue;
+    at = find_var(src, r->varnames[v]);
+    if (!at)
+      at = src;
+    if (anywhere[v])
+      diag_add(ctx, SEV_ERROR, at->file, at->start, at->end,
+               "unsafe rule: variable %s %s is bound in some disjuncts of "
+               "an 'or' but not in all of them",
+               infix_var_shown(ctx, at->file, r->varnames[v]), what);
+    else
+      diag_add(ctx, SEV_ERROR, at->file, at->start, at->end,
+               "unsafe rule: variable %s %s is not bound by a positive "
+               "literal of the body",
+               infix_var_shown(ctx, at->file, r->varnames[v]), what);
+    bad = 1;
+  }
+  if (m != mark)
+    ctx_free(ctx, m);
+  return bad;
+}
+
+/* `anywhere`: variables some alternative of the source rule binds. */
+static int check_safety(gdl_ctx *ctx, const rule_t *r, const uint8_t *anywhere)
+{
+  uint8_t *bound = ctx_alloc(ctx, r->nvars + 1);
+  uint32_t i;
+  int bad = 0;
+  for (i = 0; i < r->nbody; i++)
+    if (r->body[i].kind == L_POS)
+      term_vars(ctx, r->body[i].a, bound);
+  bad |= unbound(ctx, r, r->head, r->hsrc, bound, anywhere, "of the head");
+  for (i = 0; i < r->nbody; i++) {
+    const lit_t *l = &r->body[i];
+    switch (l->kind) {
+    case L_NEG:
+      bad |= unbound(ctx, r, l->a, l->src, bound, anywhere, "under 'not'");
+      break;
+    case L_DISTINCT:
+    case L_EQUAL:
+      bad |= unbound(ctx, r, l->a, l->src, bound, anywhere,
+                     "in 'distinct'");
+      bad |= unbound(ctx, r, l->b, l->src, bound, anywhere,
+                     "in 'distinct'");
+      break;
+    }
+  }
+  ctx_free(ctx, bound);
+  return bad;
+}
+
+/* ---- forms into rules ------------------------------------------------- */
+
+static rule_t *new_rule(gdl_ctx *ctx)
+{
+  rule_t *r;
+  GROW(ctx, ctx->rules, ctx->rulecap, ctx->nrules);
+  r = &ctx->rules[ctx->nrules++];
+  memset(r, 0, sizeof *r);
+  return r;
+}
+
+static void conv_fact(conv_t *cv, const gdl_node *n)
+{
+  gdl_ctx *ctx = cv->ctx;
+  uint32_t rel = 0;
+  gdl_term t;
+  rule_t *r;
+  if (n->kind == N_LIST && n->first && n->first->kind == N_SYM &&
+      body_keyword(n->first->sym)) {
+    err(cv, n, "'%s' can only be used in the body of a rule",
+        name(ctx, n->first->sym));
+    return;
+  }
+  cv->allow_vars = 0;
+  cv->in_fact = 1;
+  t = conv_atom(cv, n, &rel);
+  cv->in_fact = 0;
+  if (!t)
+    return;
+  if (ctx->rels[rel].sym == S_TRUE || ctx->rels[rel].sym == S_DOES) {
+    err(cv, n, "'%s' cannot be a fact: it is given by the state and the "
+        "moves", name(ctx, ctx->rels[rel].sym));
+    return;
+  }
+  r = new_rule(ctx);
+  r->rel = rel;
+  r->head = t;
+  r->src = r->hsrc = n;
+  ctx->rels[rel].defined = 1;
+}
+
+static void conv_rule(conv_t *cv, const gdl_node *n)
+{
+  gdl_ctx *ctx = cv->ctx;
+  const gdl_node *h = n->first->next, *b;
+  slot_t *slots;
+  uint32_t nslots = 0, rel = 0, i, total = 1, combo, *pick;
+  uint8_t *anywhere;
+  gdl_term head;
+  if (!h) {
+    err(cv, n, "a rule needs a head: (<= HEAD BODY...)%s", "");
+    return;
+  }
+  cv->allow_vars = 1;
+  cv->nvars = 0;
+  if (h->kind == N_LIST && h->first && h->first->kind == N_SYM &&
+      body_keyword(h->first->sym)) {
+    err(cv, h->first, "'%s' cannot be the head of a rule",
+        name(ctx, h->first->sym));
+    return;
+  }
+  head = conv_atom(cv, h, &rel);
+  if (head && (ctx->rels[rel].sym == S_TRUE || ctx->rels[rel].sym == S_DOES))
+    err(cv, h, "'%s' cannot be the head of a rule: it is given by the state "
+        "and the moves", name(ctx, ctx->rels[rel].sym));
+  slots = ctx_alloc(ctx, (n->n + 1) * sizeof *slots);
+  for (b = h->next; b; b = b->next) {
+    conv_literal(cv, b, &slots[nslots]);
+    if (slots[nslots].n == 0)
+      continue;            /* an error was reported */
+    if (total <= MAX_EXPANSION)
+      total *= slots[nslots].n;
+    nslots++;
+  }
+  if (n->n == 2)
+    diag_add(ctx, SEV_WARNING, n->file, n->start, n->end,
+             "rule with an empty body: write the head as a fact");
+  if (cv->bad || !head)
+    goto out;
+  if (total > MAX_EXPANSION) {
+    err(cv, n, "the disjunctions of this rule expand to more than 4096 "
+        "rules%s", "");
+    goto out;
+  }
+  ctx->rels[rel].defined = 1;
+  /* the variables any alternative binds, to explain `or` safety errors */
+  anywhere = ctx_alloc(ctx, cv->nvars + 1);
+  for (i = 0; i < nslots; i++) {
+    uint32_t k;
+    for (k = 0; k < slots[i].n; k++)
+      if (slots[i].alts[k].kind == L_POS)
+        term_vars(ctx, slots[i].alts[k].a, anywhere);
+  }
+  pick = ctx_alloc(ctx, (nslots + 1) * sizeof *pick);
+  for (combo = 0; combo < total; combo++) {
+    rule_t *r = new_rule(ctx);
+    r->rel = rel;
+    r->head = head;
+    r->src = n;
+    r->hsrc = h;
+    r->nvars = cv->nvars;
+    r->varnames = ctx_arena(ctx, (cv->nvars + 1) * sizeof *r->varnames);
+    if (cv->nvars)
+      COPY(r->varnames, cv->vars, cv->nvars * sizeof *r->varnames);
+    r->nbody = nslots;
+    r->body = ctx_arena(ctx, (nslots + 1) * sizeof *r->body);
+    for (i = 0; i < nslots; i++)
+      r->body[i] = slots[i].alts[pick[i]];
+    if (check_safety(ctx, r, anywhere)) {
+      ctx->nrules--;
+      cv->bad = 1;
+    }
+    for (i = 0; i < nslots && ++pick[i] == slots[i].n; i++)
+      pick[i] = 0;
+  }
+  ctx_free(ctx, pick);
+  ctx_free(ctx, anywhere);
+out:
+  for (i = 0; i <= nslots && i < n->n + 1; i++)
+    ctx_free(ctx, slots[i].alts);
+  ctx_free(ctx, slots);
+}
+
+static void conv_form(conv_t *cv, const gdl_node *n)
+{
+  gdl_ctx *ctx = cv->ctx;
+  cv->bad = 0;
+  if (n->kind == N_VAR) {
+    err(cv, n, "a variable cannot stand alone at the top level (%s)",
+        name(ctx, n->sym));
+    return;
+  }
+  if (n->kind == N_LIST && n->first && n->first->kind == N_SYM &&
+      n->first->sym == S_IMPLIES) {
+    conv_rule(cv, n);
+    return;
+  }
+  conv_fact(cv, n);
+}
+
+/* ---- the dependency graph --------------------------------------------- */
+
+/* Whether two atoms may unify, every variable taken as a wildcard: a
+ * conservative test, so (goal robot 100) does not depend on a rule for
+ * (goal robot 0), and `(<= (goal robot 100) (not (goal robot 0)))` is
+ * stratified. */
+static int may_unify(const gdl_ctx *ctx, gdl_term a, gdl_term b)
+{
+  const term_t *x = &ctx->terms[a], *y = &ctx->terms[b];
+  uint32_t i;
+  if (a == b || x->kind == T_VAR || y->kind == T_VAR)
+    return 1;
+  if (x->ground && y->ground)
+    return 0;
+  if (x->kind != y->kind || x->sym != y->sym || x->arity != y->arity)
+    return 0;
+  for (i = 0; i < x->arity; i++)
+    if (!may_unify(ctx, TARG(ctx, a, i), TARG(ctx, b, i)))
+      return 0;
+  return 1;
+}
+
+/* The rule graph: rule A depends on rule B when a body atom of A may
+ * unify with the head of B.  The rules of a relation are kept in runs:
+ * rules next to each other (in the order written) that have one head
+ * term, as the expansions of a rule with `or` do.  A body atom may use
+ * every rule of a run or none, so a rule's edges are listed as runs, one
+ * test of unification each: a rule with 12 binary `or`s expands to 4,096
+ * rules, and four of them on one relation made 2^28 edges one by one
+ * (1 GB and 12 s for a 1 KB file).
+ *
+ * Tarjan's algorithm walks the edges in the order of the rules, as if each
+ * were listed; it keeps its path in g->frame rather than on the C stack,
+ * which a chain of 100,000 rules overflowed.  The rules of a run are
+ * visited in order (from the run, or as roots in order), so those visited
+ * are a prefix of it (nvis), and those of them still on the stack start
+ * at lo: an edge to a run needs only its first rule on the stack and its
+ * first rule not visited, and the components come out in the order the
+ * rule-by-rule walk gave them. */
+typedef struct {
+  gdl_ctx *ctx;
+  uint32_t **adj;      /* per rule: the runs its body may use */
+  uint32_t *nadj, *adjcap;
+  uint32_t *index, *low, *stack, nstack, counter;
+  uint8_t *onstack;
+  uint32_t *frame, *next;   /* the depth-first path: rule, edge */
+  const uint32_t **member;  /* per run: its rules, in order */
+  uint32_t *size, *nvis, *lo;   /* per run: rules, visited, first on the
+                                   stack (nvis when none is) */
+  uint32_t *runof;          /* per rule: its run */
+} graph_t;
+
+static void add_edge(graph_t *g, uint32_t from, uint32_t to)
+{
+  GROW(g->ctx, g->adj[from], g->adjcap[from], g->nadj[from]);
+  g->adj[from][g->nadj[from]++] = to;
+}
+
+/* Numbers rule v and puts it on the stack and the path. */
+static void tarjan_enter(graph_t *g, uint32_t v, uint32_t *depth)
+{
+  uint32_t u = g->runof[v];
+  g->index[v] = g->low[v] = ++g->counter;
+  g->stack[g->nstack++] = v;
+  g->onstack[v] = 1;
+  g->nvis[u]++;                /* v is member[u][nvis[u]]: see above */
+  g->frame[*depth] = v;
+  g->next[(*depth)++] = 0;
+}
+
+/* Rule v is the root of a component: its rules come off the stack and
+ * make the next component. */
+static void tarjan_component(graph_t *g, uint32_t v)
+{
+  gdl_ctx *ctx = g->ctx;
+  scc_t *s = &ctx->sccs[ctx->nsccs];
+  uint32_t w, n = 0, k = g->nstack;
+  do {
+    w = g->stack[--k];
+    n++;
+  } while (w != v);
+  s->rules = ctx_arena(ctx, n * sizeof *s->rules);
+  s->rels = ctx_arena(ctx, n * sizeof *s->rels);
+  do {
+    uint32_t u;
+    w = g->stack[--g->nstack];
+    g->onstack[w] = 0;
+    ctx->rules[w].scc = ctx->nsccs;
+    s->rules[s->nrules++] = w;
+    u = g->runof[w];
+    while (g->lo[u] < g->nvis[u] && !g->onstack[g->member[u][g->lo[u]]])
+      g->lo[u]++;
+  } while (w != v);
+  ctx->nsccs++;
+}
+
+static void tarjan(graph_t *g, uint32_t root)
+{
+  uint32_t depth = 0;
+  tarjan_enter(g, root, &depth);
+  while (depth > 0) {
+    uint32_t v = g->frame[depth - 1];
+    if (g->next[depth - 1] < g->nadj[v]) {
+      uint32_t u = g->adj[v][g->next[depth - 1]];
+      if (g->lo[u] < g->nvis[u] &&
+          g->index[g->member[u][g->lo[u]]] < g->low[v])
+        g->low[v] = g->index[g->member[u][g->lo[u]]];
+      if (g->nvis[u] < g->size[u])
+        tarjan_enter(g, g->member[u][g->nvis[u]], &depth);
+      else
+        g->next[depth - 1]++;
+      continue;
+    }
+    if (g->low[v] == g->index[v])
+      tarjan_component(g, v);
+    if (--depth > 0 && g->low[v] < g->low[g->frame[depth - 1]])
+      g->low[g->frame[depth - 1]] = g->low[v];
+  }
+}
+
+/* The relations each rule's head may add to: listed once per component. */
+static void scc_relations(gdl_ctx *ctx, scc_t *s)
+{
+  uint32_t i, k;
+  for (i = 0; i < s->nrules; i++) {
+    uint32_t rel = ctx->rules[s->rules[i]].rel;
+    for (k = 0; k < s->nrels && s->rels[k] != rel; k++)
+      ;
+    if (k == s->nrels)
+      s->rels[s->nrels++] = rel;
+  }
+}
+
+/* Components of the rule graph (see graph_t).  Facts depend on nothing,
+ * so they go first, one component per phase (filled in by
+ * compute_phases). */
+static void build_sccs(gdl_ctx *ctx)
+{
+  graph_t g;
+  uint32_t i, j, k, N = ctx->nrules, R = 0;
+  uint32_t **byrel, *nbyrel, *byrelcap;
+  uint32_t **runs, *nruns, *runscap;   /* per relation: its runs */
+  uint32_t *sole;        /* per run: the component of all its rules, or
+                            UINT32_MAX when they are in several */
+  memset(&g, 0, sizeof g);
+  g.ctx = ctx;
+  byrel = ctx_alloc(ctx, ctx->nrels * sizeof *byrel);
+  nbyrel = ctx_alloc(ctx, ctx->nrels * sizeof *nbyrel);
+  byrelcap = ctx_alloc(ctx, ctx->nrels * sizeof *byrelcap);
+  runs = ctx_alloc(ctx, ctx->nrels * sizeof *runs);
+  nruns = ctx_alloc(ctx, ctx->nrels * sizeof *nruns);
+  runscap = ctx_alloc(ctx, ctx->nrels * sizeof *runscap);
+  g.runof = ctx_alloc(ctx, (N + 1) * sizeof *g.runof);
+  for (i = 0; i < N; i++) {
+    uint32_t r = ctx->rules[i].rel;
+    if (ctx->rules[i].nbody == 0)
+      continue;
+    GROW(ctx, byrel[r], byrelcap[r], nbyrel[r]);
+    byrel[r][nbyrel[r]++] = i;
+  }
+  for (i = 0; i < ctx->nrels; i++)     /* runs: R of them, by relation */
+    for (k = 0; k < nbyrel[i]; k++) {
+      uint32_t b = byrel[i][k];
+      if (k == 0 || ctx->rules[b].head != ctx->rules[byrel[i][k - 1]].head) {
+        GROW(ctx, runs[i], runscap[i], nruns[i]);
+        runs[i][nruns[i]++] = R++;
+      }
+    }
+  g.member = ctx_alloc(ctx, (R + 1) * sizeof *g.member);
+  g.size = ctx_alloc(ctx, (R + 1) * sizeof *g.size);
+  g.nvis = ctx_alloc(ctx, (R + 1) * sizeof *g.nvis);
+  g.lo = ctx_alloc(ctx, (R + 1) * sizeof *g.lo);
+  sole = ctx_alloc(ctx, (R + 1) * sizeof *sole);
+  for (i = 0; i < ctx->nrels; i++)
+    for (j = 0, k = 0; k < nbyrel[i]; k++) {
+      uint32_t b = byrel[i][k];
+      if (k > 0 && ctx->rules[b].head != ctx->rules[byrel[i][k - 1]].head)
+        j++;
+      if (g.size[runs[i][j]] == 0)
+        g.member[runs[i][j]] = &byrel[i][k];
+      g.runof[b] = runs[i][j];
+      g.size[runs[i][j]]++;
+    }
+  g.adj = ctx_alloc(ctx, (N + 1) * sizeof *g.adj);
+  g.nadj = ctx_alloc(ctx, (N + 1) * sizeof *g.nadj);
+  g.adjcap = ctx_alloc(ctx, (N + 1) * sizeof *g.adjcap);
+  g.index = ctx_alloc(ctx, (N + 1) * sizeof *g.index);
+  g.low = ctx_alloc(ctx, (N + 1) * sizeof *g.low);
+  g.stack = ctx_alloc(ctx, (N + 1) * sizeof *g.stack);
+  g.onstack = ctx_alloc(ctx, N + 1);
+  g.frame = ctx_alloc(ctx, (N + 1) * sizeof *g.frame);
+  g.next = ctx_alloc(ctx, (N + 1) * sizeof *g.next);
+  for (i = 0; i < N; i++) {
+    const rule_t *r = &ctx->rules[i];
+    for (j = 0; j < r->nbody; j++) {
+      const lit_t *l = &r->body[j];
+      if (l->kind != L_POS && l->kind != L_NEG)
+        continue;
+      for (k = 0; k < nruns[l->rel]; k++) {
+        uint32_t u = runs[l->rel][k];
+        if (may_unify(ctx, l->a, ctx->rules[g.member[u][0]].head))
+          add_edge(&g, i, u);
+      }
+    }
+  }
+  ctx->sccs = ctx_arena(ctx, (N + 4) * sizeof *ctx->sccs);
+  ctx->nsccs = 3;            /* 0..2: the facts of each phase */
+  for (i = 0; i < 3; i++) {
+    uint32_t nf = 0;
+    for (k = 0; k < N; k++)
+      nf += ctx->rules[k].nbody == 0;
+    ctx->sccs[i].rules = ctx_arena(ctx, (nf + 1) * sizeof(uint32_t));
+    ctx->sccs[i].rels = ctx_arena(ctx, (nf + 1) * sizeof(uint32_t));
+    ctx->sccs[i].phase = (uint8_t)i;
+  }
+  for (i = 0; i < N; i++)
+    if (ctx->rules[i].nbody && !g.index[i])
+      tarjan(&g, i);
+  for (k = 0; k < R; k++) {
+    sole[k] = ctx->rules[g.member[k][0]].scc;
+    for (j = 1; j < g.size[k]; j++)
+      if (ctx->rules[g.member[k][j]].scc != sole[k])
+        sole[k] = UINT32_MAX;
+  }
+  /* recursive components and literals: a literal that may use a rule of
+   * its own rule's component */
+  for (i = 0; i < N; i++) {
+    rule_t *r = &ctx->rules[i];
+    for (j = 0; j < r->nbody; j++) {
+      lit_t *l = &r->body[j];
+      if (l->kind != L_POS && l->kind != L_NEG)
+        continue;
+      for (k = 0; k < g.nadj[i] && !l->rec; k++) {
+        uint32_t u = g.adj[i][k], m;
+        const rule_t *h = &ctx->rules[g.member[u][0]];
+        if (h->rel != l->rel || !may_unify(ctx, l->a, h->head))
+          continue;
+        for (m = 0; m < g.size[u]; m++)
+          if (ctx->rules[g.member[u][m]].scc == r->scc) {
+            l->rec = 1;
+            ctx->sccs[r->scc].recursive = 1;
+            break;
+          } else if (sole[u] != UINT32_MAX) {
+            break;         /* one component, not this one */
+          }
+      }
+    }
+  }
+  for (i = 0; i < ctx->nrels; i++) {
+    ctx_free(ctx, byrel[i]);
+    ctx_free(ctx, runs[i]);
+  }
+  ctx_free(ctx, byrel);
+  ctx_free(ctx, nbyrel);
+  ctx_free(ctx, byrelcap);
+  ctx_free(ctx, runs);
+  ctx_free(ctx, nruns);
+  ctx_free(ctx, runscap);
+  ctx_free(ctx, sole);
+  for (i = 0; i < N; i++)
+    ctx_free(ctx, g.adj[i]);
+  ctx_free(ctx, g.adj);
+  ctx_free(ctx, g.nadj);
+  ctx_free(ctx, g.adjcap);
+  ctx_free(ctx, g.index);
+  ctx_free(ctx, g.low);
+  ctx_free(ctx, g.stack);
+  ctx_free(ctx, g.onstack);
+  ctx_free(ctx, g.frame);
+  ctx_free(ctx, g.next);
+  ctx_free(ctx, g.member);
+  ctx_free(ctx, g.size);
+  ctx_free(ctx, g.nvis);
+  ctx_free(ctx, g.lo);
+  ctx_free(ctx, g.runof);
+}
+
+static int term_occurs_in_head(const gdl_ctx *ctx, gdl_term t, gdl_term head)
+{
+  const term_t *h = &ctx->terms[head];
+  uint32_t i;
+  if (h->kind != T_FN)
+    return 0;
+  for (i = 0; i < h->arity; i++)
+    if (TARG(ctx, head, i) == t)
+      return 1;
+  return 0;
+}
+
+/* Negation inside recursion; the GDL recursion restriction: in a rule of a
+ * recursive component, every argument of a body atom that may use the
+ * component must be ground, an argument of the head, or made of variables
+ * bound by positive literals outside the component. */
+static void check_recursion(gdl_ctx *ctx)
+{
+  uint32_t i, j, k, v;
+  for (i = 0; i < ctx->nrules; i++) {
+    const rule_t *r = &ctx->rules[i];
+    uint8_t *outside = NULL;
+    for (j = 0; j < r->nbody; j++) {
+      const lit_t *l = &r->body[j];
+      if (!l->rec)
+        continue;
+      if (l->kind == L_NEG) {
+        diag_add(ctx, SEV_ERROR, l->src->file, l->src->start, l->src->end,
+                 "negation through recursion: '%s' depends on itself "
+                 "through this 'not' (negation must be stratified)",
+                 sym_text(ctx, ctx->rels[r->rel].sym));
+        continue;
+      }
+      if (!outside) {
+        outside = ctx_alloc(ctx, r->nvars + 1);
+        for (k = 0; k < r->nbody; k++)
+          if (r->body[k].kind == L_POS && !r->body[k].rec)
+            term_vars(ctx, r->body[k].a, outside);
+      }
+      for (k = 0; k < ctx->terms[l->a].arity; k++) {
+        gdl_term arg = TARG(ctx, l->a, k);
+        uint8_t m[256], *mm = m;
+        int ok = 1;
+        if (ctx->terms[arg].ground || term_occurs_in_head(ctx, arg, r->head))
+          continue;
+        if (r->nvars > sizeof m)
+          mm = ctx_alloc(ctx, r->nvars);
+        memset(mm, 0, r->nvars);
+        term_vars(ctx, arg, mm);
+        for (v = 0; v < r->nvars; v++)
+          if (mm[v] && !outside[v])
+            ok = 0;
+        if (mm != m)
+          ctx_free(ctx, mm);
+        if (!ok) {
+          diag_add(ctx, SEV_ERROR, l->src->file, l->src->start,
+                   l->src->end, "recursion restriction: argument %u of this "
+                   "recursive literal is not ground, not an argument of the "
+                   "head, and not bound outside the recursion, so the "
+                   "relation could grow without end", k + 1);
+          break;
+        }
+      }
+    }
+    ctx_free(ctx, outside);
+  }
+}
+
+/* The phase of every relation: static, state (depends on `true`) or move
+ * (depends on `does`), the highest over the rules that define it, so all
+ * the facts of a relation are cleared and made again together.  Then the
+ * restricted dependencies: init, base, input, role on true and does;
+ * legal, goal, terminal on does. */
+static void compute_phases(gdl_ctx *ctx)
+{
+  uint8_t *dt = ctx_alloc(ctx, ctx->nrels), *dd = ctx_alloc(ctx, ctx->nrels);
+  uint32_t i, k;
+  int changed = 1;
+  dt[ctx->r_true] = 1;
+  dd[ctx->r_does] = 1;
+  while (changed) {
+    changed = 0;
+    for (i = 0; i < ctx->nrules; i++) {
+      const rule_t *r = &ctx->rules[i];
+      for (k = 0; k < r->nbody; k++) {
+        const lit_t *l = &r->body[k];
+        if (l->kind != L_POS && l->kind != L_NEG)
+          continue;
+        if (dt[l->rel] && !dt[r->rel])
+          dt[r->rel] = changed = 1;
+        if (dd[l->rel] && !dd[r->rel])
+          dd[r->rel] = changed = 1;
+      }
+    }
+  }
+  for (i = 0; i < ctx->nrels; i++)
+    ctx->rels[i].phase = dd[i] ? P_MOVE : dt[i] ? P_STATE : P_STATIC;
+  for (i = 0; i < ctx->nrules; i++) {
+    rule_t *r = &ctx->rules[i];
+    uint8_t ph = ctx->rels[r->rel].phase;
+    if (r->nbody == 0) {         /* facts go to the component of their phase */
+      scc_t *s = &ctx->sccs[ph];
+      r->scc = ph;
+      s->rules[s->nrules++] = i;
+    } else {
+      ctx->sccs[r->scc].phase = ph;
+    }
+  }
+  for (i = 0; i < ctx->nsccs; i++)
+    scc_relations(ctx, &ctx->sccs[i]);
+  for (i = 0; i < ctx->nrules; i++) {
+    const rule_t *r = &ctx->rules[i];
+    uint32_t hs = ctx->rels[r->rel].sym;
+    int no_true = hs == S_INIT || hs == S_BASE || hs == S_INPUT ||
+                  hs == S_ROLE;
+    int no_does = no_true || hs == S_LEGAL || hs == S_GOAL ||
+                  hs == S_TERMINAL;
+    if (!no_does)
+      continue;
+    for (k = 0; k < r->nbody; k++) {
+      const lit_t *l = &r->body[k];
+      const char *what = NULL;
+      if (l->kind != L_POS && l->kind != L_NEG)
+        continue;
+      if (dd[l->rel])
+        what = "does";
+      else if (no_true && dt[l->rel])
+        what = "true";
+      if (!what)
+        continue;
+      if (ctx->rels[l->rel].sym == S_TRUE || ctx->rels[l->rel].sym == S_DOES)
+        diag_add(ctx, SEV_ERROR, l->src->file, l->src->start, l->src->end,
+                 "'%s' must not depend on '%s'", sym_text(ctx, hs), what);
+      else
+        diag_add(ctx, SEV_ERROR, l->src->file, l->src->start, l->src->end,
+                 "'%s' must not depend on '%s', but '%s' does",
+                 sym_text(ctx, hs), what,
+                 sym_text(ctx, ctx->rels[l->rel].sym));
+    }
+  }
+  ctx_free(ctx, dt);
+  ctx_free(ctx, dd);
+}
+
+static void check_undefined(gdl_ctx *ctx)
+{
+  uint32_t i;
+  for (i = 0; i < ctx->nrels; i++) {
+    const rel_t *r = &ctx->rels[i];
+    /* a library may leave relations for the files that include it */
+    if (r->defined || r->sym < S_NKEYWORDS || !r->used_outside)
+      continue;
+    diag_add(ctx, SEV_WARNING, r->file, r->start, r->end,
+             "'%s' is used but never defined, so it is always false",
+             sym_text(ctx, r->sym));
+  }
+}
+
+static void check_game(gdl_ctx *ctx)
+{
+  static const uint32_t need[] = { S_ROLE, S_LEGAL, S_GOAL, S_TERMINAL };
+  uint32_t i, j;
+  int mentioned = ctx->game_words;
+  ctx->is_game = 1;
+  for (j = 0; j < sizeof need / sizeof *need; j++) {
+    int found = 0;
+    for (i = 0; i < ctx->nrels; i++)
+      if (ctx->rels[i].sym == need[j] && ctx->rels[i].defined)
+        found = 1;
+    if (found)
+      continue;
+    ctx->is_game = 0;
+    if (mentioned)
+      diag_add(ctx, SEV_ERROR, 0, UINT32_MAX, UINT32_MAX,
+               "this is a game description (it uses GDL's game keywords) "
+               "but nothing defines '%s'", sym_text(ctx, need[j]));
+    else if (!ctx->not_game[0])
+      snprintf(ctx->not_game, sizeof ctx->not_game, "not a game: nothing "
+               "defines '%s' (a plain rule base: ask it with gdl query)",
+               sym_text(ctx, need[j]));
+  }
+}
+
+/* ---- public ----------------------------------------------------------- */
+
+static void keyword_rels(gdl_ctx *ctx)
+{
+  ctx->r_role = rel_get(ctx, S_ROLE, 1);
+  ctx->r_init = rel_get(ctx, S_INIT, 1);
+  ctx->r_true = rel_get(ctx, S_TRUE, 1);
+  ctx->r_does = rel_get(ctx, S_DOES, 2);
+  ctx->r_legal = rel_get(ctx, S_LEGAL, 2);
+  ctx->r_next = rel_get(ctx, S_NEXT, 1);
+  ctx->r_goal = rel_get(ctx, S_GOAL, 2);
+  ctx->r_terminal = rel_get(ctx, S_TERMINAL, 0);
+}
+
+static void conv_begin(gdl_ctx *ctx, conv_t *cv, unsigned flags)
+{
+  memset(cv, 0, sizeof *cv);
+  cv->ctx = ctx;
+  cv->flags = flags;
+  cv->relar = ctx_alloc(ctx, ctx->nsyms * sizeof *cv->relar);
+  cv->relat = ctx_alloc(ctx, ctx->nsyms * sizeof *cv->relat);
+  cv->fnar = ctx_alloc(ctx, ctx->nsyms * sizeof *cv->fnar);
+  cv->fnwarned = ctx_alloc(ctx, ctx->nsyms);
+  cv->relrule = ctx_alloc(ctx, ctx->nsyms);
+  cv->relwarned = ctx_alloc(ctx, ctx->nsyms);
+}
+
+static void conv_end(gdl_ctx *ctx, conv_t *cv)
+{
+  ctx_free(ctx, cv->relar);
+  ctx_free(ctx, cv->relat);
+  ctx_free(ctx, cv->fnar);
+  ctx_free(ctx, cv->fnwarned);
+  ctx_free(ctx, cv->relrule);
+  ctx_free(ctx, cv->relwarned);
+  ctx_free(ctx, cv->vars);
+}
+
+/* Everything loaded made into the checked program (see core.h). */
+gdl_status check_program(gdl_ctx *ctx, unsigned flags)
+{
+  conv_t cv;
+  const gdl_node *n;
+  PROTECT(ctx);
+  if (ctx->compiled)
+    ctx_throw(ctx, GDL_EINPUT, "the description is already compiled");
+  if (ctx->nerrors) {
+    UNPROTECT(ctx);
+    ctx_setmsg(ctx, "the description has errors");
+    return GDL_EINPUT;
+  }
+  conv_begin(ctx, &cv, flags);
+  for (n = ctx->forms.first; n; n = n->next)
+    conv_form(&cv, n);
+  conv_end(ctx, &cv);
+  ctx->game_words = cv.game_words;
+  keyword_rels(ctx);
+  if (!ctx->nerrors) {
+    build_sccs(ctx);
+    check_recursion(ctx);
+    compute_phases(ctx);
+    check_undefined(ctx);
+    if (ctx->nfiles)
+      check_game(ctx);
+  }
+  if (ctx->nerrors) {
+    UNPROTECT(ctx);
+    ctx_setmsg(ctx, "the description has errors");
+    return GDL_EINPUT;
+  }
+  UNPROTECT(ctx);
+  return GDL_OK;
+}
+
+int gdl_is_game(const gdl_ctx *ctx) { return ctx->is_game; }
+const char *gdl_not_game_reason(const gdl_ctx *ctx)
+{
+  return ctx->is_game ? NULL : ctx->not_game;
+}
+
+/* Terms given outside the description (moves, questions). */
+gdl_status gdl_parse_terms(gdl_ctx *ctx, const char *label, const char *text,
+                           int allow_vars, gdl_term **out, size_t *n);
+gdl_status gdl_parse_terms(gdl_ctx *ctx, const char *label, const char *text,
+                           int allow_vars, gdl_term **out, size_t *n)
+{
+  conv_t cv;
+  gdl_node *forms;
+  const gdl_node *f;
+  uint32_t file, before = (uint32_t)ctx->nerrors, i = 0;
+  PROTECT(ctx);
+  file = load_add_file(ctx, label, text, strlen(text));
+  ctx->files[file].alone = 1;      /* a `;#include` here names nothing */
+  ctx->files[file].infix = infix_terms_text(ctx, text);
+  forms = load_parse(ctx, file);
+  *out = ctx_arena(ctx, (forms->n + 1) * sizeof **out);
+  *n = 0;
+  conv_begin(ctx, &cv, 0);
+  cv.allow_vars = allow_vars;
+  for (f = forms->first; f; f = f->next) {
+    gdl_term t = conv_term(&cv, f);
+    if (t)
+      (*out)[i++] = t;
+  }
+  conv_end(ctx, &cv);
+  *n = i;
+  UNPROTECT(ctx);
+  if (ctx->nerrors > before) {
+    ctx_setmsg(ctx, "bad %s", label);
+    return GDL_EINPUT;
+  }
+  return GDL_OK;
+}
+
+gdl_status gdl_parse_term(gdl_ctx *ctx, const char *text, int allow_vars,
+                          gdl_term *out)
+{
+  gdl_term *ts;
+  size_t n;
+  gdl_status st = gdl_parse_terms(ctx, "<term>", text, allow_vars, &ts, &n);
+  if (st != GDL_OK)
+    return st;
+  if (n != 1) {
+    ctx_setmsg(ctx, "expected one term, found %zu", n);
+    return GDL_EINPUT;
+  }
+  *out = ts[0];
+  return GDL_OK;
+}

@@ -1,0 +1,485 @@
+/*
+ * core.h - the core layer's types and calls, for every folder above it.  Not
+ * installed.
+ *
+ * Memory: every allocation goes through ctx_alloc()/ctx_realloc(), which
+ * count bytes against the context's limit and keep every block on a list,
+ * so gdl_free() releases all of it.  When memory runs out, or a limit
+ * trips, the allocator (or ctx_throw()) long-jumps to the innermost public
+ * entry point (PROTECT), which returns the status; structures are always
+ * updated after the allocation they need succeeded, so they stay whole.
+ */
+#ifndef GDL_CORE_H
+#define GDL_CORE_H
+
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stdint.h>
+#include <stddef.h>
+#include <string.h>
+
+#include "gdl.h"
+#include "../../grammar/ast.h"
+
+/* ---- memory (ctx.c) --------------------------------------------------- */
+
+void *ctx_alloc(gdl_ctx *ctx, size_t n);             /* zeroed */
+void *ctx_realloc(gdl_ctx *ctx, void *p, size_t n);
+/* The same, NULL (p kept) instead of a throw: for worker threads. */
+void *ctx_try_realloc(gdl_ctx *ctx, void *p, size_t n);
+/* Grows *p (*cap elements of sz bytes, doubled from `first`) so that
+ * need of them fit, as ctx_try_realloc: 0, *p kept, where it cannot. */
+int ctx_try_grow(gdl_ctx *ctx, void **p, uint64_t *cap, uint64_t need,
+                 size_t sz, uint64_t first);
+void ctx_free(gdl_ctx *ctx, void *p);
+void *ctx_arena(gdl_ctx *ctx, size_t n);             /* zeroed, freed with ctx */
+char *ctx_strdup(gdl_ctx *ctx, const char *s, size_t n);
+/* Grows *p (elements of size `sz`) so that index `need` fits. */
+void ctx_grow(gdl_ctx *ctx, void **p, uint32_t *cap, uint32_t need, size_t sz);
+#define GROW(ctx, arr, cap, need) \
+  ctx_grow((ctx), (void **)&(arr), &(cap), (need), sizeof *(arr))
+
+/* memcpy that accepts (NULL, 0), which memcpy itself does not. */
+#define COPY(dst, src, n)                                                \
+  do {                                                                   \
+    if ((n) > 0)                                                         \
+      memcpy((dst), (src), (n));                                         \
+  } while (0)
+
+/* Stops the current operation with `st`; the message is kept. */
+_Noreturn void ctx_throw(gdl_ctx *ctx, gdl_status st, const char *fmt, ...);
+void ctx_setmsg(gdl_ctx *ctx, const char *fmt, ...);
+/* Polls the interrupt flag and the deadline; throws GDL_ELIMIT. */
+void ctx_poll(gdl_ctx *ctx);
+/* The same, every 1024th time: cheap enough for inner loops. */
+#define POLL(ctx)                                                        \
+  do {                                                                   \
+    if ((++(ctx)->poll & 1023) == 0)                                     \
+      ctx_poll(ctx);                                                     \
+  } while (0)
+double ctx_clock(void);        /* seconds, monotonic */
+
+/* gdl_random(), inline here for the grounded engine's random steps. */
+static inline size_t rng_pick(uint64_t *rng, size_t n)
+{
+  *rng = *rng * 6364136223846793005ull + 1442695040888963407ull;
+  return (size_t)(((*rng >> 33) * (uint64_t)n) >> 31);
+}
+
+#define PROTECT(ctx)                                                     \
+  jmp_buf jb_; jmp_buf *oldjb_ = (ctx)->jmp;                             \
+  (ctx)->jmp = &jb_;                                                     \
+  if (setjmp(jb_)) { (ctx)->jmp = oldjb_; return (ctx)->thrown; }
+#define UNPROTECT(ctx) ((ctx)->jmp = oldjb_)
+
+/* ---- diagnostics (ctx.c) ---------------------------------------------- */
+
+enum { SEV_ERROR, SEV_WARNING, SEV_NOTE };
+
+typedef struct {
+  uint8_t sev;
+  uint32_t file, start, end;
+  char *msg;
+} diag_t;
+
+void diag_add(gdl_ctx *ctx, int sev, uint32_t file, uint32_t start,
+              uint32_t end, const char *fmt, ...);
+/* FILE:LINE:COL for a position (buffer must hold 64 bytes + name). */
+void diag_where(const gdl_ctx *ctx, uint32_t file, uint32_t off,
+                uint32_t *line, uint32_t *col);
+
+typedef struct {
+  char *name;       /* as given, for messages */
+  char *text;       /* whole content */
+  uint32_t len;
+  int included;     /* read because another file named it (#include) */
+  int alone;        /* read by gdl_format or gdl_parse_terms: not part of
+                       the description, and its #includes are not read */
+  int infix;        /* written in infix GDL (grammar/infix.h), not KIF */
+} srcfile_t;
+
+/* ---- symbols and terms (term.c) --------------------------------------- */
+
+/* Keyword symbols have fixed ids, interned first. */
+enum {
+  S_NONE, S_ROLE, S_INIT, S_TRUE, S_DOES, S_LEGAL, S_NEXT, S_GOAL,
+  S_TERMINAL, S_DISTINCT, S_NOT, S_OR, S_IMPLIES, S_BASE, S_INPUT,
+  S_NKEYWORDS
+};
+
+typedef struct {
+  uint32_t off, len;   /* text in ctx->symtext */
+  uint32_t hash;
+  int32_t num;         /* numeric value, or -1 */
+} sym_t;
+
+enum { T_SYM, T_VAR, T_FN };
+
+typedef struct {
+  uint8_t kind;        /* T_SYM, T_VAR, T_FN */
+  uint8_t ground;      /* no variables inside */
+  uint16_t arity;      /* T_FN: number of arguments */
+  uint32_t sym;        /* T_SYM, T_FN: symbol; T_VAR: variable index */
+  uint32_t args;       /* T_FN: offset of the arguments in ctx->targs */
+  uint32_t hash;
+} term_t;
+
+uint32_t sym_intern(gdl_ctx *ctx, const char *s, size_t n);
+const char *sym_text(const gdl_ctx *ctx, uint32_t sym);
+uint32_t sym_len(const gdl_ctx *ctx, uint32_t sym);
+
+gdl_term term_sym(gdl_ctx *ctx, uint32_t sym);
+gdl_term term_var(gdl_ctx *ctx, uint32_t index);
+/* The term f(args), created when missing. */
+gdl_term term_fn(gdl_ctx *ctx, uint32_t f, uint32_t arity,
+                 const gdl_term *args);
+/* The same, but 0 when the term does not exist yet. */
+gdl_term term_find(const gdl_ctx *ctx, uint32_t f, uint32_t arity,
+                   const gdl_term *args);
+#define TERM(ctx, t) (&(ctx)->terms[t])
+#define TARG(ctx, t, i) ((ctx)->targs[(ctx)->terms[t].args + (i)])
+/* The relation key of an atom term: symbol and arity. */
+uint32_t term_functor(const gdl_ctx *ctx, gdl_term t);
+uint32_t term_arity(const gdl_ctx *ctx, gdl_term t);
+/* 1 + the largest variable index in t, or 0 when t is ground. */
+uint32_t term_max_var(const gdl_ctx *ctx, gdl_term t);
+
+/* Writes KIF text into a growing buffer. */
+typedef struct {
+  char *s;
+  uint32_t n, cap;
+} strbuf_t;
+void sb_putc(gdl_ctx *ctx, strbuf_t *b, char c);
+void sb_puts(gdl_ctx *ctx, strbuf_t *b, const char *s, size_t n);
+void sb_printf(gdl_ctx *ctx, strbuf_t *b, const char *fmt, ...);
+void sb_term(gdl_ctx *ctx, strbuf_t *b, gdl_term t, const uint32_t *varnames);
+
+/* ---- the program (check.c) -------------------------------------------- */
+
+enum { L_POS, L_NEG, L_DISTINCT, L_EQUAL };
+
+typedef struct {
+  uint8_t kind;          /* L_POS, L_NEG, L_DISTINCT, L_EQUAL */
+  uint8_t rec;           /* may use a rule of its own rule's component */
+  uint32_t rel;          /* L_POS, L_NEG: relation */
+  gdl_term a, b;         /* L_POS/L_NEG: the atom in a; else the two terms */
+  const gdl_node *src;   /* where it was written */
+} lit_t;
+
+typedef struct {
+  uint32_t lit;          /* body literal */
+  int32_t key;           /* index of the relation to look in (rel_t.idx),
+                            -1 none (scan), -2 the whole atom is known */
+  gdl_term keypat;       /* the part of the atom whose value is known */
+  uint32_t cols;         /* or, for an index on several arguments, which
+                            (rel_t.idx[key].cols) */
+} step_t;
+
+typedef struct {
+  step_t *steps;
+  uint32_t n;
+} plan_t;
+
+typedef struct {
+  uint32_t rel;          /* head relation */
+  gdl_term head;         /* head atom */
+  lit_t *body;
+  uint32_t nbody;
+  uint32_t nvars;
+  uint32_t *varnames;    /* symbol of each variable */
+  const gdl_node *src;   /* the whole rule or fact as written */
+  const gdl_node *hsrc;  /* its head */
+  uint32_t scc;
+  plan_t full;           /* the join order for a whole evaluation */
+  plan_t *delta;         /* per body literal in the same SCC: join order
+                            with that literal first (semi-naive), else n=0 */
+  plan_t lazy;           /* lazy relations: the join order with the
+                            head's key arguments (rel_t.lazykey) known */
+} rule_t;
+
+enum { P_STATIC, P_STATE, P_MOVE };
+
+typedef struct {
+  int16_t arg, sub;      /* indexed on argument arg, or on argument sub of
+                            argument arg when sub >= 0 */
+  uint32_t cols;         /* or, when not 0, on the arguments of these bits
+                            together (a hash of their values) */
+  uint32_t *head;        /* map slot -> key term; 0 empty (NULL: not built) */
+  uint32_t *val;         /* map slot -> last fact index + 1 */
+  uint32_t mask;         /* slots - 1 */
+  uint32_t used;
+  uint32_t *chain;       /* per fact: previous fact index + 1 with that key */
+  uint32_t chaincap;
+} index_t;
+
+typedef struct {
+  uint32_t sym;
+  uint32_t arity;
+  uint8_t phase;         /* P_STATIC, P_STATE or P_MOVE */
+  uint8_t defined;       /* has a rule or a fact */
+  uint8_t bare, parens;  /* seen as `p`, seen as `(p)` (arity 0) */
+  uint8_t used_outside;  /* used in a file not read through #include */
+  uint8_t lazy;          /* evaluated on demand, key by key (eval.c) */
+  uint8_t *lazykey;      /* lazy: per argument, 1 when every use binds it
+                            (the key the answers are looked up by) */
+  uint32_t nkey;         /* lazy: key arguments; arity: asked with all known */
+  uint32_t file, start, end;   /* first use, for messages */
+  gdl_term *facts;       /* derived facts (atoms), insertion order */
+  uint32_t n, cap;
+  index_t *idx;          /* indexes the plans use, built when first needed */
+  uint32_t nidx;
+  uint32_t dlo, dhi;     /* semi-naive: the delta range */
+  uint32_t nfactrules;   /* facts written for it */
+  uint32_t nrules;       /* rules with a body for it */
+} rel_t;
+
+typedef struct {
+  uint32_t *rels, nrels;       /* the relations its rules add to */
+  uint32_t *rules, nrules;
+  uint8_t recursive;
+  uint8_t phase;
+} scc_t;
+
+uint32_t rel_get(gdl_ctx *ctx, uint32_t sym, uint32_t arity);
+int rel_find(const gdl_ctx *ctx, uint32_t sym, uint32_t arity);
+/* gdl_compile's first half: everything loaded checked and made into
+ * rules and relations (GDL_EINPUT with the diagnostics when it has
+ * errors); eval.c's gdl_compile makes them ready for evaluation. */
+gdl_status check_program(gdl_ctx *ctx, unsigned flags);
+
+/* ---- evaluation (eval.c) ---------------------------------------------- */
+
+/* Watching an evaluation (teach.c): round() at the start of each round
+ * of a stratum (round 1 runs every rule, later rounds the semi-naive
+ * ones), fact() for every rule instance found, with isnew = 1 when its
+ * head was not known yet.  The variable bindings of the instance are in
+ * ctx->bind during fact(). */
+typedef struct {
+  void (*round)(gdl_ctx *ctx, const scc_t *s, unsigned round);
+  void (*fact)(gdl_ctx *ctx, const rule_t *r, gdl_term head, int isnew);
+} tracer_t;
+
+/* Evaluates every stratum of a phase, in order. */
+void eval_phase(gdl_ctx *ctx, int phase);
+/* Empties the relations of a phase (and of the later phases). */
+void eval_clear(gdl_ctx *ctx, int phase);
+/* Empties one relation. */
+void eval_drop(gdl_ctx *ctx, uint32_t rel);
+/* Adds a fact; returns 1 when it is new. */
+int eval_insert(gdl_ctx *ctx, uint32_t rel, gdl_term atom);
+/* Builds the join orders of every rule (again = 1: of the rules that are
+ * not static, knowing the sizes of the static relations). */
+void eval_plan(gdl_ctx *ctx, int again);
+/* The lazy relations rel depends on (all: rel < 0) evaluated in full, up
+ * to a phase, and lazy no more. */
+void eval_unlazy(gdl_ctx *ctx, int upto, int rel);
+/* Runs one rule over the facts there are (with ctx->grounding set, each
+ * instance goes to that function instead of the database). */
+void eval_rule(gdl_ctx *ctx, const rule_t *r);
+/* The substitution of a pattern with the current bindings (create = 0:
+ * 0 when that term does not exist). */
+gdl_term eval_subst(gdl_ctx *ctx, gdl_term p, int create);
+/* Matching a pattern against a ground term, with ctx->bind; eval_undo
+ * forgets the bindings made since the trail had `mark` entries. */
+int eval_match(gdl_ctx *ctx, gdl_term pat, gdl_term g);
+void eval_undo(gdl_ctx *ctx, uint32_t mark);
+/* Room in ctx->bind and ctx->trail for variables 0 .. nvars-1. */
+void eval_reserve(gdl_ctx *ctx, uint32_t nvars);
+/* gdl_role_note's text appended to b; 0 (nothing appended) when t names
+ * no role or a role of the game. */
+int role_note(gdl_ctx *ctx, gdl_term t, strbuf_t *b);
+
+/* ---- loading (load.c) ------------------------------------------------- */
+
+/* Parses a buffer registered as file `file` into a list of forms. */
+gdl_node *load_parse(gdl_ctx *ctx, uint32_t file);
+uint32_t load_add_file(gdl_ctx *ctx, const char *name, const char *text,
+                       size_t len);
+/* Reads a file and registers it; UINT32_MAX with an error when it cannot
+ * be read (`from`, start, end: the include line asking for it, or
+ * UINT32_MAX when the user named it). */
+uint32_t load_read(gdl_ctx *ctx, const char *path, uint32_t from,
+                   uint32_t start, uint32_t end);
+/* Whether file `file` is infix: by gdl_set_syntax(), else by its name's
+ * ending (.hrf, .gdl), else (an included file) as the file naming it. */
+void load_set_syntax(gdl_ctx *ctx, uint32_t file, uint32_t from);
+
+/* ---- infix GDL (infix.c) ---------------------------------------------- */
+
+/* A symbol as an infix constant, a variable name (?x) as an infix
+ * variable (doc/dialect.md, "Infix GDL"). */
+void infix_put_sym(gdl_ctx *ctx, strbuf_t *b, uint32_t sym);
+void infix_put_var(gdl_ctx *ctx, strbuf_t *b, uint32_t sym);
+/* A term in infix (varnames as in sb_term). */
+void infix_term(gdl_ctx *ctx, strbuf_t *b, gdl_term t,
+                const uint32_t *varnames);
+/* A variable's name (?x) for a message about file `file`: as it is for a
+ * KIF file, in infix (X) for an infix one.  Valid until the next call. */
+const char *infix_var_shown(gdl_ctx *ctx, uint32_t file, uint32_t sym);
+/* Whether terms given on the command line are infix: when the description
+ * is infix and the text has neither a '(' that opens a KIF list nor a
+ * '?' (outside quotes); else they are KIF. */
+int infix_terms_text(const gdl_ctx *ctx, const char *text);
+/* The forms of file `file` (parsed alone) in the canonical layout of the
+ * syntax `infix` says, appended to out. */
+void infix_layout(gdl_ctx *ctx, uint32_t file, const gdl_node *forms,
+                  int infix, strbuf_t *out);
+
+/* ---- formatting (fmt.c) ----------------------------------------------- */
+
+/* The forms of file `file` (parsed alone) in the canonical layout,
+ * appended to out. */
+void fmt_file(gdl_ctx *ctx, uint32_t file, const gdl_node *forms,
+              strbuf_t *out);
+
+/* ---- the context ------------------------------------------------------ */
+
+/* What the layers above keep in the context (network/network.h,
+ * analysis/analysis.h): the context holds them by pointer only. */
+typedef struct ground ground_t;
+typedef struct estimator est_t;
+typedef struct stubborn stub_t;
+typedef struct budget bud_t;
+typedef struct groups groups_t;
+
+typedef struct block block_t;
+
+struct gdl_ctx {
+  /* memory */
+  block_t *blocks;             /* every live allocation */
+  size_t used, peak, limit;    /* bytes */
+  long fail_after;             /* tests: fail the n-th allocation (-1: off) */
+  char **arenas;               /* arena chunks */
+  uint32_t narenas, arenacap;
+  char *arena_p;               /* free space in the current chunk */
+  size_t arena_left;
+  jmp_buf *jmp;                /* innermost PROTECT */
+  gdl_status thrown;
+  volatile int *interrupt;
+  double deadline;             /* ctx_clock() time to stop at, or 0 */
+  uint32_t poll;
+
+  /* messages */
+  char errmsg[512];
+  diag_t *diags;
+  uint32_t ndiags, diagcap;
+  uint32_t nerrors, nwarnings;
+  strbuf_t diagtext;
+
+  /* sources */
+  srcfile_t *files;
+  uint32_t nfiles, filecap;
+  gdl_node forms;              /* every top-level form loaded, in order */
+  strbuf_t fmttext;            /* gdl_format's result */
+  int syntax;                  /* gdl_set_syntax(): GDL_SYNTAX_* */
+  uint32_t *incl_file;         /* pending includes: requesting file */
+  char **incl_path;
+  uint32_t *incl_start, *incl_end;
+  uint32_t nincl, inclcap, incl_done;
+
+  /* symbols */
+  char *symtext;
+  uint32_t symtextlen, symtextcap;
+  sym_t *syms;
+  uint32_t nsyms, symcap;
+  uint32_t *symhash;           /* open addressing, sym ids */
+  uint32_t symmask;
+
+  /* terms */
+  term_t *terms;
+  uint32_t nterms, termcap;
+  gdl_term *targs;
+  uint32_t ntargs, targcap;
+  uint32_t *termhash;
+  uint32_t termmask;
+  uint8_t *present;            /* per term: a fact in the database now */
+  strbuf_t termtext;
+
+  /* the program */
+  int compiled;
+  int is_game;
+  int game_words;              /* a game keyword is used as a relation */
+  char not_game[200];          /* why it is not a game, or "" */
+  rel_t *rels;
+  uint32_t nrels, relcap;
+  uint32_t *relhash;           /* (sym, arity) -> rel+1 */
+  uint32_t relmask;
+  rule_t *rules;
+  uint32_t nrules, rulecap;
+  scc_t *sccs;                 /* in evaluation order */
+  uint32_t nsccs;
+  uint32_t r_role, r_init, r_true, r_does, r_legal, r_next, r_goal,
+           r_terminal;         /* relation ids of the keywords */
+  size_t nfacts, fact_limit;   /* facts held now, and the limit */
+  int statics_done;            /* static relations are evaluated */
+  int relaxed;                 /* `not` of a non-static relation holds */
+  int nlazy;                   /* lazy relations (none: all materialised) */
+  uint8_t *lazyval;            /* per atom of a lazy relation: 1 holds, 2 not */
+  uint32_t *lazyans;           /* per key term of a lazy relation: offset of
+                                  its answers in lazypool[its phase] */
+  uint32_t *lazyepoch;         /* either, as of this epoch of its phase */
+  uint32_t lazycap;
+  gdl_term *lazypool[3];       /* per phase: answer lists, each a count then
+                                  the atoms; emptied with the phase */
+  uint32_t lazypooln[3], lazypoolcap[3];
+  uint32_t epoch[3];           /* per phase: bumped when it is cleared */
+  int lazy_found;              /* a lazy rule instance was found */
+  int lazy_mode;               /* emit() reports (LAZY_TEST) or collects
+                                  (LAZY_COLLECT) instead of inserting */
+  struct lazyout *lazy_out;    /* LAZY_COLLECT: where the answers go */
+  /* when set, rule instances go to this function (ground.c's, which
+   * instantiates the rules), not to the database: so evaluation needs
+   * nothing of the layer above it */
+  void (*grounding)(gdl_ctx *ctx, const rule_t *r);
+  ground_t *ground;            /* the grounded engine, when built */
+  est_t *est;                  /* its estimator, once a search asked */
+  stub_t *stub;                /* its stubborn sets, once a search asked */
+  int stub_tried;              /* ... (NULL: the rules do not allow them) */
+  bud_t *bud;                  /* its move budget (budget.c), once a */
+  int bud_tried;               /* search asked (NULL: none) */
+  groups_t *groups;                /* its groups summed (groups.c), once a */
+  int groups_tried;               /* search asked (NULL: none) */
+  uint32_t *counter_mask;          /* its step counter's slots (counter.c), */
+  uint32_t counter_slots;          /* ... how many (0: none), */
+  int counter_ends;                /* ... whether terminal reads them, */
+  int counter_tried;               /* ... once a search asked */
+  int ground_off;              /* built, but the interpreter is chosen */
+  gdl_state cur;               /* the current state (for questions) */
+  int db_state;                /* the database holds the current state */
+  int cur_stale;               /* grounded: cur lags behind the network,
+                                  which gdl_advance moved on */
+  gdl_state adv;               /* gdl_advance's next state, interpreted */
+  gdl_term *joint;             /* gdl_random_steps' joint move, per role */
+  char engine_note[200];       /* why the interpreter is used */
+  const tracer_t *tracer;      /* watching the evaluation (teach.c), or NULL */
+  void *tracearg;
+  strbuf_t teachtext;          /* what gdl_trace and gdl_explain wrote */
+  strbuf_t notetext;           /* gdl_role_note's */
+
+  /* evaluation */
+  gdl_term *bind;              /* variable bindings of the rule in hand */
+  uint32_t *trail;
+  uint32_t ntrail, bindcap;
+  gdl_term *roles;
+  uint32_t nroles;
+  int have_state;              /* a state is set */
+  gdl_term **legal;            /* per role: sorted legal moves, cached */
+  uint32_t *nlegal;
+  uint8_t *legal_ok;
+  gdl_term *goalbuf;
+  uint32_t goalcap;
+  gdl_term *tmp;
+  uint32_t tmpcap;
+  gdl_term *truewrap;          /* per term f: the atom (true f), or 0 */
+  uint32_t truewrapcap;
+  gdl_term *nextwrap;          /* per term f: the atom (next f), or 0 */
+  uint32_t nextwrapcap;
+};
+
+/* The grounded engine answers. */
+#define GROUND(ctx) ((ctx)->ground && !(ctx)->ground_off)
+
+/* Facts of relation r. */
+#define REL(ctx, r) (&(ctx)->rels[r])
+
+#endif

@@ -71,7 +71,9 @@ MPIENV  := OMPI_CC=$(CC) MPICH_CC=$(CC)
 $(B)/mpi.o: engine/bind/mpi.c $(B)/parser.h | $(B)/.dir
 	$(MPIENV) $(MPICC) $(CPPFLAGS) $(CFLAGS) $(WARN) $(EXTRA_WARN) -MMD -c -o $@ $<
 
-$(B)/gdl-mpi: $(B)/mpi.o $(B)/cli_args.o $(B)/cli_solve.o $(B)/cli_util.o \
+# It links the command's objects but gdl's main (cli.o): solve's options and
+# help are its row of the command table, which names every command.
+$(B)/gdl-mpi: $(B)/mpi.o $(filter-out $(B)/cli.o,$(call OBJ,$(B),$(CLISRC))) \
               $(B)/libgdl.a
 	$(MPIENV) $(MPICC) $(CFLAGS) $(LDFLAGS) -o $@ $^ $(LDLIBS)
 

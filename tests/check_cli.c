@@ -239,6 +239,46 @@ START_TEST(test_command_help)
 }
 END_TEST
 
+/* Every command gdl --help lists (a row of the command table) answers
+ * gdl help CMD, gdl --help CMD, gdl CMD --help and gdl CMD -h with the
+ * same text, its usage first. */
+START_TEST(test_listed_commands_have_help)
+{
+  char *list, *err, *line, name[32], want[64];
+  int listed = 0;
+  ck_assert_int_eq(tu_gdl_run(&list, &err, "--help"), 0);
+  line = strstr(list, "\ncommands:\n");
+  ck_assert_ptr_nonnull(line);
+  for (line = strchr(line + 1, '\n') + 1;
+       sscanf(line, "  %31s", name) == 1 && line[0] == ' ';
+       line = strchr(line, '\n') + 1) {
+    static const char *const forms[] = { "help %s", "--help %s",
+                                         "%s --help", "%s -h" };
+    char *first = NULL, *out, *err2;
+    size_t f;
+    snprintf(want, sizeof want, "usage: gdl %s ", name);
+    for (f = 0; f < sizeof forms / sizeof *forms; f++) {
+      ck_assert_int_eq(tu_gdl_run(&out, &err2, forms[f], name), 0);
+      ck_assert_msg(strncmp(out, want, strlen(want)) == 0,
+                    "gdl %s: help starts %.40s", name, out);
+      if (first)
+        ck_assert_str_eq(out, first);
+      ck_assert_str_eq(err2, "");
+      free(err2);
+      if (first)
+        free(out);
+      else
+        first = out;
+    }
+    free(first);
+    listed++;
+  }
+  ck_assert_int_eq(listed, 13);
+  free(list);
+  free(err);
+}
+END_TEST
+
 /* Usage and input errors: exit 2, nothing on stdout, one line on stderr
  * that names the culprit. */
 static const struct {
@@ -268,6 +308,10 @@ static const struct {
   { "playout puzzles/hanoi5.kif --seed abc", "abc" },
   { "playout puzzles/hanoi5.kif --max-steps -3", "-3" },
   { "bench puzzles/hanoi5.kif --seconds -1", "-1" },
+  { "fmt puzzles/hanoi5.kif --json", "--json" },
+  { "legal puzzles/hanoi5.kif --check", "--check" },
+  { "explain puzzles/hanoi5.kif", "FACT" },
+  { "fmt puzzles/hanoi5.kif rules/family.kif", "one FILE" },
 };
 
 START_TEST(test_usage_error)
@@ -1156,6 +1200,7 @@ Suite *cli_suite(void)
   tcase_add_test(tc, test_version);
   tcase_add_test(tc, test_no_arguments);
   tcase_add_loop_test(tc, test_command_help, 0, N(commands));
+  tcase_add_test(tc, test_listed_commands_have_help);
   tcase_add_loop_test(tc, test_usage_error, 0, N(usage_errors));
   suite_add_tcase(s, tc);
 

@@ -783,7 +783,7 @@ static void hush(int rank, int *saved)
 
 static int usage(int argc, char **argv, opts_t *o)
 {
-  const char *help = cli_help_for("solve");
+  const cli_command *solve = cli_command_named("solve");
   if (argc >= 2 && (strcmp(argv[1], "--help") == 0 ||
                     strcmp(argv[1], "-h") == 0 ||
                     (strcmp(argv[1], "solve") == 0 && argc > 2 &&
@@ -796,7 +796,7 @@ static int usage(int argc, char **argv, opts_t *o)
            "plan and counts as gdl solve --algorithm bfs.  --max-states is\n"
            "over all ranks, --max-memory per rank.  Every host needs the\n"
            "same build and the files at the same paths.\n\n"
-           "gdl solve's help, for the options:\n%s", help);
+           "gdl solve's help, for the options:\n%s", solve->help);
     return 0;
   }
   if (argc < 2 || strcmp(argv[1], "solve") != 0) {
@@ -804,8 +804,7 @@ static int usage(int argc, char **argv, opts_t *o)
             "--help)\n");
     return 2;
   }
-  o->cmd = "solve";
-  if (cli_parse(argc, argv, o) != 0)
+  if (cli_parse(argc, argv, solve, o) != 0)
     return 2;
   if (o->algorithm && strcmp(o->algorithm, "bfs") != 0) {
     fprintf(stderr, "gdl-mpi: it searches breadth-first only (bfs), not "

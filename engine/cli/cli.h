@@ -1,20 +1,24 @@
 /*
- * cli.h - what the parts of the gdl command share: the options (parsed by
- * cli.c), loading, replaying --moves, error reporting and output helpers
- * (cli_util.c), and the commands for the classroom (cli_teach.c: explain,
- * trace, graph, play), which cli.c calls.  The command sees only gdl.h of
- * the library.
+ * cli.h - what the parts of the gdl command share: the command table
+ * (cli_commands.c: a row per command, which main in cli.c, the help and
+ * the option checks read), the options (cli_args.c), loading, replaying
+ * --moves, error reporting and output helpers (cli_util.c), and the
+ * commands themselves (cli_file.c, cli_game.c, cli_solve.c,
+ * cli_teach.c).  The command sees only gdl.h of the library.
  */
 #ifndef GDL_CLI_H
 #define GDL_CLI_H
 
 #include <stddef.h>
 #include <stdint.h>
+#include <stdio.h>
 
 #include "gdl.h"
 
+typedef struct cli_command cli_command;
+
 typedef struct {
-  const char *cmd;
+  const cli_command *command; /* the command's row */
   const char **files;
   int nfiles;
   const char *moves;          /* --moves */
@@ -39,10 +43,52 @@ typedef struct {
   int check, write;           /* fmt --check, --write */
   const char *syntax;         /* --syntax infix|kif: how to read the files
                                  (cat: the syntax to write) */
+  double started;             /* now() when main began (bench's set-up) */
 } opts_t;
+
+/* The sets of options a command takes (cli_command.options), each option
+ * in one or more (cli_args.c).  Every command but fmt takes every option
+ * but fmt's own and uses those it needs, as it always has. */
+enum {
+  CLI_OPTS_ALL = 1,           /* all but --check and --write */
+  CLI_OPTS_FMT = 2            /* --check, --write, --syntax */
+};
+
+/* What sets a command's arguments and set-up apart (cli_command.flags). */
+enum {
+  CLI_ONE_FILE = 1,           /* exactly one FILE (fmt) */
+  CLI_READS_ONLY = 2,         /* evaluates nothing: no engine is chosen */
+  CLI_SYNTAX_WRITTEN = 4      /* --syntax is the syntax to write, not the
+                                 one to read the files in (cat) */
+};
+
+/* A row of the command table (cli_commands.c): all there is to know about
+ * a command.  main finds the row by name and runs it; gdl --help lists
+ * the rows' summaries, gdl help NAME and gdl NAME --help print its help;
+ * cli_parse accepts only the options of its sets. */
+struct cli_command {
+  const char *name;
+  int (*run)(gdl_ctx *ctx, const opts_t *o);   /* the exit status */
+  unsigned options;           /* CLI_OPTS_ALL or CLI_OPTS_FMT */
+  unsigned flags;             /* CLI_ONE_FILE, ... */
+  const char *operand;        /* the argument after the FILEs ("TERM",
+                                 "FACT", in o->term), or NULL */
+  const char *summary;        /* its line of gdl --help, after the name:
+                                 the arguments, what it does */
+  const char *help;           /* the help of gdl help NAME */
+};
+
+/* cli_commands.c: the row of the command called name, or NULL; the
+ * general help, listing every command, written to out. */
+const cli_command *cli_command_named(const char *name);
+void cli_main_help(FILE *out);
 
 /* "gdl: MESSAGE" on stderr; returns 2, the exit status of bad usage. */
 int usage_error(const char *fmt, ...);
+/* Set by on_sigint, the SIGINT handler: the library stops (the flag is
+ * handed to gdl_set_interrupt), and so does gdl bench. */
+extern volatile int cli_interrupted;
+void on_sigint(int sig);
 double now(void);
 /* Loads and compiles the files (and chooses the engine); 0, or the exit
  * status. */
@@ -62,11 +108,9 @@ void free_text(char **v, uint32_t n);
 void step_text(gdl_ctx *ctx, const gdl_term *mv, size_t k, char *buf,
                size_t len);
 
-/* cli_args.c: the help texts; the options after argv[1] (the command,
- * already in o->cmd) parsed into o: 0, or the exit status. */
-extern const char cli_main_help[];
-const char *cli_help_for(const char *cmd);
-int cli_parse(int argc, char **argv, opts_t *o);
+/* cli_args.c: the arguments after argv[1] (the command c, whose row says
+ * which options it takes) parsed into o: 0, or the exit status. */
+int cli_parse(int argc, char **argv, const cli_command *c, opts_t *o);
 
 /* cli_solve.c: gdl solve; its options as gdl_solve's; the result printed
  * as text or JSON (json_extra, when not NULL, ends the JSON object: ", "
@@ -77,6 +121,19 @@ void solve_options(const opts_t *o, gdl_solve_opts *so);
 int solve_report(gdl_ctx *ctx, const opts_t *o, const gdl_solve_result *res,
                  const char *json_extra);
 
+/* cli_file.c: the commands on the description's files. */
+int cmd_check(gdl_ctx *ctx, const opts_t *o);
+int cmd_cat(gdl_ctx *ctx, const opts_t *o);
+int cmd_fmt(gdl_ctx *ctx, const opts_t *o);
+
+/* cli_game.c: the game's moves, states and facts, and random play. */
+int cmd_legal(gdl_ctx *ctx, const opts_t *o);
+int cmd_state(gdl_ctx *ctx, const opts_t *o);
+int cmd_query(gdl_ctx *ctx, const opts_t *o);
+int cmd_playout(gdl_ctx *ctx, const opts_t *o);
+int cmd_bench(gdl_ctx *ctx, const opts_t *o);
+
+/* cli_teach.c: the classroom's commands. */
 int cmd_explain(gdl_ctx *ctx, const opts_t *o);
 int cmd_trace(gdl_ctx *ctx, const opts_t *o);
 int cmd_graph(gdl_ctx *ctx, const opts_t *o);

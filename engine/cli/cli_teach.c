@@ -186,7 +186,7 @@ static int read_line(char *buf, size_t len)
 }
 
 /* The first move of a shortest plan from s for role r. */
-static void hint(gdl_ctx *ctx, const gdl_state *s, size_t r)
+static void show_hint(gdl_ctx *ctx, const gdl_state *s, size_t r)
 {
   gdl_solve_opts so;
   gdl_solve_result res;
@@ -211,7 +211,8 @@ static void hint(gdl_ctx *ctx, const gdl_state *s, size_t r)
   gdl_set_state(ctx, s);
 }
 
-static void show_end(gdl_ctx *ctx)
+/* Each role's goal once the game is over, and what can be done. */
+static void show_game_over(gdl_ctx *ctx)
 {
   size_t r, k = gdl_role_count(ctx);
   printf("The game is over:");
@@ -254,7 +255,7 @@ int cmd_play(gdl_ctx *ctx, const opts_t *o)
       listed = 0;
       r = 0;
       if (gdl_terminal(ctx))
-        show_end(ctx);
+        show_game_over(ctx);
     }
     if (!gdl_terminal(ctx) && !listed) {
       /* a role with one move plays it by itself */
@@ -324,7 +325,7 @@ int cmd_play(gdl_ctx *ctx, const opts_t *o)
       continue;
     }
     if (strcmp(line, "h") == 0 || strcmp(line, "hint") == 0) {
-      hint(ctx, &cur, r);
+      show_hint(ctx, &cur, r);
       continue;
     }
     {

@@ -1,8 +1,8 @@
 /*
  * cli_util.c - what the parts of the gdl command share (cli.h): usage
- * errors, the clock, loading and compiling the files, reporting a failed
- * call, replaying --moves, and terms as text.  Below cli_teach.c and
- * cli.c, it calls only the library (gdl.h).
+ * errors, Ctrl-C, the clock, loading and compiling the files, reporting a
+ * failed call, replaying --moves, and terms as text.  Below the other
+ * files of the command, it calls only the library (gdl.h).
  */
 #include <stdarg.h>
 #include <stdio.h>
@@ -21,6 +21,14 @@ int usage_error(const char *fmt, ...)
   va_end(ap);
   fputc('\n', stderr);
   return 2;
+}
+
+volatile int cli_interrupted;
+
+void on_sigint(int sig)
+{
+  (void)sig;
+  cli_interrupted = 1;
 }
 
 double now(void)
@@ -59,8 +67,7 @@ int load(gdl_ctx *ctx, const opts_t *o)
                        ? GDL_ENGINE_AUTO
                    : strcmp(o->engine, "ground") == 0 ? GDL_ENGINE_GROUND
                                                       : GDL_ENGINE_INTERP;
-    /* check only reads; the others evaluate */
-    if (strcmp(o->cmd, "check") != 0 && strcmp(o->cmd, "cat") != 0 &&
+    if (!(o->command->flags & CLI_READS_ONLY) &&
         (st = gdl_use_engine(ctx, e)) != GDL_OK) {
       fprintf(stderr, "gdl: cannot ground %s: %s\n", o->files[0],
               gdl_engine_note(ctx));
@@ -104,7 +111,7 @@ void json_str(const char *s)
   putchar('"');
 }
 
-static int cmp_text(const void *a, const void *b)
+static int compare_text(const void *a, const void *b)
 {
   return strcmp(*(char *const *)a, *(char *const *)b);
 }
@@ -119,7 +126,7 @@ char **terms_text(gdl_ctx *ctx, const gdl_term *t, size_t n)
     return NULL;
   for (i = 0; i < n; i++)
     v[i] = strdup(gdl_term_str(ctx, t[i]));
-  qsort(v, n, sizeof *v, cmp_text);
+  qsort(v, n, sizeof *v, compare_text);
   return v;
 }
 

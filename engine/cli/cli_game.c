@@ -1,0 +1,362 @@
+/*
+ * cli_game.c - the commands that ask the game: legal (the moves), state
+ * (the facts, terminal, the goals), query (any relation, of a game or a
+ * plain rule base), playout (random play, every step printed) and bench
+ * (random play timed).
+ */
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "cli/cli.h"
+
+static char **state_text(gdl_ctx *ctx, const gdl_state *s)
+{
+  return terms_text(ctx, s->facts, s->n);
+}
+
+static void print_goals_json(gdl_ctx *ctx)
+{
+  size_t r, k = gdl_role_count(ctx);
+  printf("\"goals\": {");
+  for (r = 0; r < k; r++) {
+    long g = gdl_goal(ctx, r);
+    if (r)
+      printf(", ");
+    json_str(gdl_term_str(ctx, gdl_role(ctx, r)));
+    if (g >= 0)
+      printf(": %ld", g);
+    else
+      printf(": null");
+  }
+  printf("}");
+}
+
+static void print_legal_json(gdl_ctx *ctx)
+{
+  size_t r, k = gdl_role_count(ctx), n, i;
+  const gdl_term *mv;
+  printf("\"legal\": {");
+  for (r = 0; r < k; r++) {
+    if (r)
+      printf(", ");
+    json_str(gdl_term_str(ctx, gdl_role(ctx, r)));
+    printf(": [");
+    if (!gdl_terminal(ctx) && gdl_legal(ctx, r, &mv, &n) == GDL_OK)
+      for (i = 0; i < n; i++) {
+        if (i)
+          printf(", ");
+        json_str(gdl_term_str(ctx, mv[i]));
+      }
+    printf("]");
+  }
+  printf("}");
+}
+
+static void print_state_json(gdl_ctx *ctx, const gdl_state *s)
+{
+  size_t r, k = gdl_role_count(ctx);
+  char **facts = state_text(ctx, s);
+  uint32_t i;
+  printf("{\"roles\": [");
+  for (r = 0; r < k; r++) {
+    if (r)
+      printf(", ");
+    json_str(gdl_term_str(ctx, gdl_role(ctx, r)));
+  }
+  printf("], ");
+  print_legal_json(ctx);
+  printf(", \"state\": [");
+  for (i = 0; facts && i < s->n; i++) {
+    if (i)
+      printf(", ");
+    json_str(facts[i]);
+  }
+  printf("], \"terminal\": %s, ", gdl_terminal(ctx) ? "true" : "false");
+  print_goals_json(ctx);
+  printf("}\n");
+  free_text(facts, s->n);
+}
+
+int cmd_legal(gdl_ctx *ctx, const opts_t *o)
+{
+  gdl_state s = { 0, 0, NULL };
+  size_t r, k, n, i;
+  const gdl_term *mv;
+  int rc = load(ctx, o);
+  if (rc || (rc = need_game(ctx, o)) || (rc = replay(ctx, o, &s)))
+    return rc;
+  if (o->json) {
+    print_state_json(ctx, &s);
+    return 0;
+  }
+  k = gdl_role_count(ctx);
+  if (gdl_terminal(ctx))
+    printf("; the state is terminal: no moves\n");
+  for (r = 0; r < k && !gdl_terminal(ctx); r++) {
+    char *role = strdup(gdl_term_str(ctx, gdl_role(ctx, r)));
+    if (gdl_legal(ctx, r, &mv, &n) != GDL_OK) {
+      free(role);
+      return fail(ctx, GDL_EINPUT);
+    }
+    if (n == 0)
+      printf("; %s has no legal move\n", role);
+    for (i = 0; i < n; i++)
+      printf("%s %s\n", role, gdl_term_str(ctx, mv[i]));
+    free(role);
+  }
+  return 0;
+}
+
+int cmd_state(gdl_ctx *ctx, const opts_t *o)
+{
+  gdl_state s = { 0, 0, NULL };
+  size_t r, k, n, i;
+  const gdl_term *vals;
+  char **facts;
+  int rc = load(ctx, o);
+  if (rc || (rc = need_game(ctx, o)) || (rc = replay(ctx, o, &s)))
+    return rc;
+  if (o->json) {
+    print_state_json(ctx, &s);
+    return 0;
+  }
+  facts = state_text(ctx, &s);
+  for (i = 0; facts && i < s.n; i++)
+    printf("(true %s)\n", facts[i]);
+  free_text(facts, s.n);
+  printf("terminal: %s\n", gdl_terminal(ctx) ? "yes" : "no");
+  k = gdl_role_count(ctx);
+  for (r = 0; r < k; r++) {
+    printf("goal %s:", gdl_term_str(ctx, gdl_role(ctx, r)));
+    if (gdl_goals(ctx, r, &vals, &n) == GDL_OK)
+      for (i = 0; i < n; i++)
+        printf(" %s", gdl_term_str(ctx, vals[i]));
+    if (n == 0)
+      printf(" none");
+    printf("\n");
+  }
+  return 0;
+}
+
+typedef struct {
+  gdl_ctx *ctx;
+  int json;
+  size_t count;
+} answers_t;
+
+static int print_answer(void *arg, gdl_term t)
+{
+  answers_t *a = arg;
+  if (a->json) {
+    printf(a->count ? ", " : "");
+    json_str(gdl_term_str(a->ctx, t));
+  } else {
+    printf("%s\n", gdl_term_str(a->ctx, t));
+  }
+  a->count++;
+  return 0;
+}
+
+int cmd_query(gdl_ctx *ctx, const opts_t *o)
+{
+  gdl_state s = { 0, 0, NULL };
+  gdl_term q;
+  gdl_status st;
+  answers_t a = { ctx, o->json, 0 };
+  int rc = load(ctx, o);
+  if (rc)
+    return rc;
+  if (gdl_is_game(ctx) && (rc = replay(ctx, o, &s)))
+    return rc;
+  if (!gdl_is_game(ctx) && o->moves) {
+    fprintf(stderr, "gdl: --moves needs a game: %s\n",
+            gdl_not_game_reason(ctx));
+    return 2;
+  }
+  if ((st = gdl_parse_term(ctx, o->term, 1, &q)) != GDL_OK)
+    return fail(ctx, st);
+  if (o->json) {
+    printf("{\"query\": ");
+    json_str(o->term);
+    printf(", \"answers\": [");
+  }
+  if ((st = gdl_query(ctx, q, print_answer, &a)) != GDL_OK)
+    return fail(ctx, st);
+  if (o->json)
+    printf("], \"count\": %zu}\n", a.count);
+  if (a.count == 0 && gdl_role_note(ctx, q))
+    fprintf(stderr, "gdl: no answers: %s\n", gdl_role_note(ctx, q));
+  return 0;
+}
+
+int cmd_playout(gdl_ctx *ctx, const opts_t *o)
+{
+  gdl_state s = { 0, 0, NULL }, nx = { 0, 0, NULL };
+  uint64_t rng = o->seed ? o->seed : 1;
+  long p, step, playouts = o->playouts ? o->playouts : 1;
+  long max_steps = o->max_steps ? o->max_steps : 200;
+  size_t k, r, n, i;
+  gdl_term *joint;
+  int rc = load(ctx, o);
+  if (rc || (rc = need_game(ctx, o)))
+    return rc;
+  k = gdl_role_count(ctx);
+  joint = calloc(k + 1, sizeof *joint);
+  for (p = 1; p <= playouts; p++) {
+    printf("playout %ld\n", p);
+    if (gdl_initial(ctx, &s) != GDL_OK)
+      return fail(ctx, GDL_EINPUT);
+    for (step = 0;; step++) {
+      char **facts;
+      const gdl_term *vals, *mv;
+      gdl_status st;
+      printf("step %ld\n", step);
+      if ((st = gdl_set_state(ctx, &s)) != GDL_OK)
+        return fail(ctx, st);
+      facts = state_text(ctx, &s);
+      for (i = 0; facts && i < s.n; i++)
+        printf("true %s\n", facts[i]);
+      free_text(facts, s.n);
+      printf("terminal %s\n", gdl_terminal(ctx) ? "yes" : "no");
+      for (r = 0; r < k; r++) {
+        char **txt;
+        printf("goal %s", gdl_term_str(ctx, gdl_role(ctx, r)));
+        gdl_goals(ctx, r, &vals, &n);
+        txt = terms_text(ctx, vals, n);
+        for (i = 0; i < n; i++)
+          printf(" %s", txt[i]);
+        free_text(txt, (uint32_t)n);
+        printf("\n");
+      }
+      if (gdl_terminal(ctx)) {
+        printf("end terminal\n");
+        break;
+      }
+      /* legal moves sorted by their text, as the reference sorts them */
+      {
+        int nolegal = -1;
+        for (r = 0; r < k; r++) {
+          char **txt;
+          gdl_legal(ctx, r, &mv, &n);
+          txt = terms_text(ctx, mv, n);
+          for (i = 0; i < n; i++)
+            printf("legal %s %s\n", gdl_term_str(ctx, gdl_role(ctx, r)),
+                   txt[i]);
+          free_text(txt, (uint32_t)n);
+          if (n == 0 && nolegal < 0)
+            nolegal = (int)r;
+        }
+        if (nolegal >= 0) {
+          printf("end nolegal %s\n", gdl_term_str(ctx, gdl_role(ctx, (size_t)nolegal)));
+          break;
+        }
+      }
+      if (step >= max_steps) {
+        printf("end maxsteps\n");
+        break;
+      }
+      for (r = 0; r < k; r++) {
+        char **txt;
+        size_t pick;
+        gdl_legal(ctx, r, &mv, &n);
+        txt = terms_text(ctx, mv, n);
+        pick = gdl_random(&rng, n);
+        for (i = 0; i < n; i++)
+          if (strcmp(gdl_term_str(ctx, mv[i]), txt[pick]) == 0)
+            joint[r] = mv[i];
+        printf("does %s %s\n", gdl_term_str(ctx, gdl_role(ctx, r)),
+               txt[pick]);
+        free_text(txt, (uint32_t)n);
+      }
+      {
+        gdl_status st2 = gdl_next(ctx, joint, &nx);
+        if (st2 != GDL_OK)
+          return fail(ctx, st2);
+      }
+      gdl_state_copy(ctx, &s, &nx);
+    }
+  }
+  free(joint);
+  return 0;
+}
+
+/* gdl bench's time: up once secs have passed since start, the clock read
+ * every 1024 states and playouts (done), not at each: a read can cost
+ * more than a tic-tac-toe step (150 ns on a VM). */
+typedef struct {
+  double start, secs;
+  unsigned long long check;
+  int up;
+} bench_clock_t;
+
+static int time_up(bench_clock_t *c, unsigned long long done)
+{
+  if (!c->up && done >= c->check) {
+    c->check = done + 1024;
+    c->up = now() - c->start >= c->secs;
+  }
+  return c->up;
+}
+
+int cmd_bench(gdl_ctx *ctx, const opts_t *o)
+{
+  gdl_state init = { 0, 0, NULL };
+  uint64_t rng = o->seed ? o->seed : 1;
+  double secs = o->seconds > 0 ? o->seconds : 5, setup, start, el;
+  unsigned long long states = 0, playouts = 0;
+  bench_clock_t clk = { 0, 0, 0, 0 };
+  int rc = load(ctx, o);
+  if (rc || (rc = need_game(ctx, o)))
+    return rc;
+  start = now();
+  setup = (start - o->started) * 1000.0;
+  clk.start = start;
+  clk.secs = secs;
+  while (!cli_interrupted && (o->playouts ? playouts < (unsigned long long)
+                                                  o->playouts
+                                       : !time_up(&clk, states + playouts))) {
+    size_t steps = 0, n;
+    int over = 0;
+    gdl_status st;
+    if (!init.facts)
+      gdl_initial(ctx, &init);
+    if ((st = gdl_set_state(ctx, &init)) != GDL_OK)
+      return fail(ctx, st);
+    /* 10,000 steps at most, in runs of 64 between looks at the time (a
+     * playout may never end) */
+    while (!over && steps < 10000) {
+      if (steps && !o->playouts && time_up(&clk, states + playouts))
+        break;
+      st = gdl_random_steps(ctx, &rng, 10000 - steps < 64 ? 10000 - steps : 64,
+                            &n, &over);
+      if (st != GDL_OK)
+        return fail(ctx, st);
+      steps += n;
+      states += n;
+    }
+    playouts++;
+  }
+  el = now() - start;
+  {
+    size_t rules, inputs, props = gdl_ground_size(ctx, &rules, &inputs);
+    if (!o->json && props)
+      printf("%s: ground network: %zu propositions, %zu rules, %zu inputs\n",
+             o->files[0], props, rules, inputs);
+    else if (!o->json && gdl_engine_note(ctx)[0])
+      printf("%s: not grounded: %s\n", o->files[0], gdl_engine_note(ctx));
+  }
+  if (o->json)
+    printf("{\"file\": \"%s\", \"engine\": \"%s\", \"states_per_second\": "
+           "%.1f, \"playouts_per_second\": %.2f, \"setup_ms\": %.2f, "
+           "\"states\": %llu, \"playouts\": %llu, \"seconds\": %.3f}\n",
+           o->files[0], gdl_engine_name(ctx), states / el, playouts / el,
+           setup, states, playouts, el);
+  else
+    printf("%s: %.0f states/s, %.1f playouts/s, set-up %.1f ms (engine "
+           "%s; %llu states, %llu playouts in %.2f s)\n", o->files[0],
+           states / el, playouts / el, setup, gdl_engine_name(ctx), states,
+           playouts, el);
+  return 0;
+}

@@ -408,4 +408,20 @@ typedef struct {
 gdl_status gdl_solve(gdl_ctx *ctx, const gdl_solve_opts *opts,
                      gdl_solve_result *res);
 
+/* A result of gdl_solve() on this context as one JSON object on one line,
+ * as `gdl solve --json` prints it (doc/solving.md lists its keys):
+ * {"status" ("solved", "unsolvable" or "limit"), "length" (null at a
+ * limit), "goal" (null when none), "plan" (a string per step: the moves
+ * in role order, separated by spaces), "expanded", "generated", "stored",
+ * "depth", "seconds", "peak_memory_bytes", "bytes_per_state",
+ * "algorithm" (found_by), "optimal", "pruned", "estimate", "latches",
+ * "stubborn", "budget", "groups", "counter", "goal_bound",
+ * "shortened_from", "threads", and at a limit "limit" (why)}, in this
+ * order.  *text ends in the object's closing '}' (no newline), so that a
+ * caller may put members of its own before it; *len (when not NULL) gets
+ * its length.  The context owns the text; it stays valid until the next
+ * gdl_solve_json() or gdl_free().  GDL_ELIMIT when memory runs out. */
+gdl_status gdl_solve_json(gdl_ctx *ctx, const gdl_solve_result *res,
+                          const char **text, size_t *len);
+
 #endif

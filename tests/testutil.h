@@ -49,6 +49,7 @@ Suite *checker_suite(void);
 Suite *robust_suite(void);
 Suite *engine_suite(void);
 Suite *search_suite(void);
+Suite *solve_json_suite(void);
 Suite *cli_suite(void);
 Suite *teach_suite(void);
 Suite *fmt_suite(void);

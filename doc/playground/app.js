@@ -28,6 +28,7 @@ const app = {
   plan: null,                    /* {moves, base (joint moves before it), at} */
   worker: null,
   graphWorker: null,
+  lastSolve: null,               /* web_solve's last answer: {from_step, solve} */
 };
 
 function call(fn, types, args) {
@@ -437,8 +438,10 @@ function stop() {
   $("solve-status").textContent = "stopped";
 }
 
-function showSolution(r, base) {
-  const st = $("solve-status");
+/* A's answer is web_solve's: {from_step, solve}, solve the object of
+ * `gdl solve --json`. */
+function showSolution(a, base) {
+  const r = a.solve, st = $("solve-status");
   st.textContent = "";
   const head = r.status === "solved" ? `Solved: ${r.length} move${r.length === 1 ? "" : "s"}, ` +
                                        (r.optimal ? "shortest" : "not proven shortest") :
@@ -450,12 +453,12 @@ function showSolution(r, base) {
   b.dataset.length = r.length === null ? "" : r.length;
   st.appendChild(b);
   st.appendChild(el("div", { className: "figures" },
-    `${r.algorithm} from ${r.from_step ? "step " + r.from_step : "the start"}: ` +
+    `${r.algorithm} from ${a.from_step ? "step " + a.from_step : "the start"}: ` +
     `${r.expanded.toLocaleString()} states expanded, ${r.generated.toLocaleString()} generated, ` +
     `${r.stored.toLocaleString()} stored` + (r.pruned ? `, ${r.pruned.toLocaleString()} pruned as dead ends` : "") +
     `, depth ${r.depth}, ${r.seconds.toFixed(3)} s, ` +
     `${(r.peak_memory_bytes / 1048576).toFixed(1)} MB peak`));
-  app.lastSolve = r;
+  app.lastSolve = a;
   const plan = $("plan");
   plan.textContent = "";
   if (!r.plan.length) return;

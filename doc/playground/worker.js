@@ -6,8 +6,9 @@
  * Message in:  {files: {path: text}, name, text, moves: [joint move, ...],
  *               algorithm, seconds, states, fromCurrent}
  * Messages out: {type: "progress", depth, expanded, generated, seconds,
- *               memory, algorithm}, then {type: "done", result} or {type: "error",
- *               message}. */
+ *               memory, algorithm}, then {type: "done", result} (web_solve's
+ *               answer, {from_step, solve}, with wall_seconds) or {type:
+ *               "error", message}. */
 importScripts("gdl.js");
 
 onmessage = async (ev) => {

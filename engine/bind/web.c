@@ -439,22 +439,19 @@ static void progress(void *arg, const gdl_progress *p)
 #endif
 
 /* Solves from the initial state, or from the current state when
- * from_current, as `gdl solve --json` does: {"status", "length", "goal",
- * "plan", "expanded", "generated", "stored", "depth", "seconds",
- * "peak_memory_bytes", "bytes_per_state", "algorithm" (the search that
- * found it), "optimal", "pruned", "estimate", "latches", "from_step",
- * "limit"}.  algorithm: a name gdl_algorithm_name() gives; any other is
- * auto.  0 for no limit. */
+ * from_current: {"from_step" (the step searched from, 0 for the start),
+ * "solve" (gdl_solve_json's object, the one `gdl solve --json` prints)}.
+ * algorithm: a name gdl_algorithm_name() gives; any other is auto.  0 for
+ * no limit. */
 EMSCRIPTEN_KEEPALIVE
 const char *web_solve(const char *algorithm, double max_seconds,
                       double max_states, int from_current)
 {
-  static const char *const status_name[] = { "solved", "unsolvable",
-                                             "limit" };
   gdl_solve_opts so;
   gdl_solve_result res;
   gdl_status st;
-  size_t i, r, k;
+  const char *json;
+  size_t len;
   if (!ready)
     return error("no game is loaded");
   memset(&so, 0, sizeof so);
@@ -469,49 +466,14 @@ const char *web_solve(const char *algorithm, double max_seconds,
 #endif
   st = gdl_solve(ctx, &so, &res);
   gdl_set_state(ctx, &stack[depth - 1]);
+  if (st == GDL_OK)
+    st = gdl_solve_json(ctx, &res, &json, &len);
   if (st != GDL_OK)
     return error("%s", gdl_errmsg(ctx));
-  k = gdl_role_count(ctx);
   begin();
-  putf("{\"status\": \"%s\", \"length\": ", status_name[res.status]);
-  if (res.status == GDL_LIMIT)
-    puts_("null");
-  else
-    putf("%zu", res.length);
-  if (res.goal >= 0)
-    putf(", \"goal\": %ld", res.goal);
-  else
-    puts_(", \"goal\": null");
-  puts_(", \"plan\": [");
-  for (i = 0; i < res.length && res.plan; i++) {
-    char step[4096];
-    size_t at = 0;
-    for (r = 0; r < k && at + 1 < sizeof step; r++) {
-      if (r)
-        step[at++] = ' ';
-      at += gdl_term_write(ctx, res.plan[i * k + r], step + at,
-                           sizeof step - at);
-      if (at >= sizeof step)
-        at = sizeof step - 1;
-    }
-    step[at] = 0;
-    puts_(i ? ", " : "");
-    put_str(step);
-  }
-  putf("], \"expanded\": %llu, \"generated\": %llu, \"stored\": %llu, "
-       "\"depth\": %u, \"seconds\": %.3f, \"peak_memory_bytes\": %zu, "
-       "\"bytes_per_state\": %.1f, \"optimal\": %s, \"pruned\": %llu, "
-       "\"estimate\": %u, \"latches\": %u, \"algorithm\": ",
-       (unsigned long long)res.expanded, (unsigned long long)res.generated,
-       (unsigned long long)res.stored, res.depth, res.seconds,
-       res.peak_memory, res.bytes_per_state, res.optimal ? "true" : "false",
-       (unsigned long long)res.pruned, res.estimate, res.latches);
-  put_str(gdl_algorithm_name(res.found_by));
-  putf(", \"from_step\": %zu", from_current ? depth - 1 : (size_t)0);
-  if (res.status == GDL_LIMIT) {
-    puts_(", \"limit\": ");
-    put_str(res.why);
-  }
+  putf("{\"from_step\": %zu, \"solve\": ",
+       from_current ? depth - 1 : (size_t)0);
+  put(json, len);
   puts_("}");
   return out;
 }

@@ -1,7 +1,8 @@
 /*
  * cli_solve.c - gdl solve: the options given to gdl_solve, the progress
- * line, and the plan and summary printed (text or JSON), for build/gdl
- * and, with the ranks' counts, build/gdl-mpi.
+ * line, and the plan and summary printed (as text, or as the library's
+ * JSON, gdl_solve_json), for build/gdl and, with the ranks' counts,
+ * build/gdl-mpi.
  */
 #include <stdio.h>
 #include <string.h>
@@ -74,53 +75,18 @@ int cmd_solve(gdl_ctx *ctx, const opts_t *o)
 int solve_report(gdl_ctx *ctx, const opts_t *o, const gdl_solve_result *r,
                  const char *json_extra)
 {
-  static const char *const status_name[] = { "solved", "unsolvable",
-                                             "limit" };
   gdl_solve_result res = *r;
   size_t k, i;
   char step[4096];
   k = gdl_role_count(ctx);
   if (o->json) {
-    printf("{\"status\": \"%s\", \"length\": ", status_name[res.status]);
-    if (res.status == GDL_LIMIT)
-      printf("null");
-    else
-      printf("%zu", res.length);
-    printf(", \"goal\": ");
-    if (res.goal >= 0)
-      printf("%ld", res.goal);
-    else
-      printf("null");
-    printf(", \"plan\": [");
-    for (i = 0; i < res.length && res.plan; i++) {
-      step_text(ctx, res.plan + i * k, k, step, sizeof step);
-      printf(i ? ", " : "");
-      json_str(step);
-    }
-    printf("], \"expanded\": %llu, \"generated\": %llu, \"stored\": %llu, "
-           "\"depth\": %u, \"seconds\": %.3f, \"peak_memory_bytes\": %zu, "
-           "\"bytes_per_state\": %.1f, \"algorithm\": \"%s\", "
-           "\"optimal\": %s, \"pruned\": %llu, \"estimate\": %u, "
-           "\"latches\": %u, \"stubborn\": %s, \"budget\": %s, "
-           "\"groups\": %u, \"counter\": %u, "
-           "\"goal_bound\": %s, \"shortened_from\": %zu, "
-           "\"threads\": %u",
-           (unsigned long long)res.expanded,
-           (unsigned long long)res.generated,
-           (unsigned long long)res.stored, res.depth, res.seconds,
-           res.peak_memory, res.bytes_per_state,
-           gdl_algorithm_name(res.found_by),
-           res.optimal ? "true" : "false",
-           (unsigned long long)res.pruned, res.estimate, res.latches,
-           res.stubborn ? "true" : "false", res.budget ? "true" : "false",
-           res.groups, res.counter,
-           res.goal_bound ? "true" : "false", res.shortened_from,
-           res.threads);
-    if (res.status == GDL_LIMIT) {
-      printf(", \"limit\": ");
-      json_str(res.why);
-    }
-    printf("%s}\n", json_extra ? json_extra : "");
+    /* the library's object, with gdl-mpi's members before its '}' */
+    const char *text;
+    size_t len;
+    gdl_status st = gdl_solve_json(ctx, &res, &text, &len);
+    if (st != GDL_OK)
+      return fail(ctx, st);
+    printf("%.*s%s}\n", (int)(len - 1), text, json_extra ? json_extra : "");
   } else {
     for (i = 0; i < res.length && res.plan; i++) {
       step_text(ctx, res.plan + i * k, k, step, sizeof step);

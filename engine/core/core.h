@@ -455,6 +455,7 @@ struct gdl_ctx {
   void *tracearg;
   strbuf_t teachtext;          /* what gdl_trace and gdl_explain wrote */
   strbuf_t notetext;           /* gdl_role_note's */
+  strbuf_t solvetext;          /* gdl_solve_json's */
 
   /* evaluation */
   gdl_term *bind;              /* variable bindings of the rule in hand */

@@ -10,9 +10,11 @@ load DogBunny, check it (no errors), play two moves, undo, solve (28
 moves), step through the plan, explain a legal move, trace, draw the state
 graph, then introduce an error and see it marked at its line; load an
 infix puzzle (toads and frogs), check it, see a rule explained in infix
-and a KIF habit in it reported at its line.  Then the
-8-puzzle (31 moves) is solved in the page's Web Worker and its time
-printed beside the native `build/gdl solve` (doc/performance.md).
+and a KIF habit in it reported at its line.  DogBunny is solved by astar
+and the page's solve object compared key by key with the one `gdl solve
+--json` prints (same_as_cli).  Then the 8-puzzle (31 moves) is solved in
+the page's Web Worker and its time printed beside the native `build/gdl
+solve` (doc/performance.md).
 
 Screenshots go to OUTDIR; with SCREENSHOT, the one for doc/classroom.md
 is saved there too.  The server is stopped at the end, always.
@@ -119,6 +121,35 @@ def native_seconds(gdl, path):
         s = json.loads(out)["seconds"]
         best = s if best is None else min(best, s)
     return best
+
+
+# Keys whose values are the machine's, not the search's: "seconds" (the
+# time taken) and "peak_memory_bytes" and "bytes_per_state" (memory:
+# WebAssembly's pointers are 4 bytes, native ones 8, and its allocator is
+# another).  Every other key of the object must be on both sides, in the
+# same order, with the same value.
+MACHINE_KEYS = ("seconds", "peak_memory_bytes", "bytes_per_state")
+
+
+def same_as_cli(page, path, algorithm):
+    """The page's solve object (web_solve's "solve") against the one
+    `gdl solve --json` prints for the same puzzle and search, with the
+    page's limits (60 s, no state limit) and its one thread."""
+    gdl = os.environ.get("GDL", "build/gdl")
+    out = subprocess.run([gdl, "solve", path, "--algorithm", algorithm,
+                          "--max-seconds", "60", "--threads", "1", "--json"],
+                         capture_output=True, text=True, check=False).stdout
+    cli = json.loads(out)
+    missing = [k for k in cli if k not in page]
+    extra = [k for k in page if k not in cli]
+    check(not missing and not extra,
+          "the page's solve object has the command's keys (missing %s, "
+          "extra %s)" % (missing, extra))
+    check(list(page) == list(cli), "in the command's order")
+    differ = ["%s: page %r, gdl %r" % (k, page[k], cli[k]) for k in cli
+              if k in page and k not in MACHINE_KEYS and page[k] != cli[k]]
+    check(not differ, "%s by %s: the page's values are gdl solve --json's "
+          "(but %s) %s" % (path, algorithm, ", ".join(MACHINE_KEYS), differ))
 
 
 def scenario(d, url, outdir, screenshot):
@@ -256,6 +287,17 @@ def scenario(d, url, outdir, screenshot):
           and errs[0].get_attribute("data-line") == str(line),
           "role(?p) in infix: the error at line %d (%s)"
           % (line, errs[0].text if errs else "none"))
+
+    # the page's solve object is the command's: DogBunny by astar in the
+    # worker and by `gdl solve --json`, key by key (same_as_cli)
+    open_puzzle(d, DOGBUNNY)
+    choose_algorithm(d, "astar")
+    res = solve(d)
+    check(res is not None and res.get_attribute("data-length") == "28",
+          "astar solves DogBunny in the page")
+    page = json.loads(d.execute_script("return JSON.stringify(app.lastSolve)"))
+    check(page.get("from_step") == 0, "solved from the start (from_step 0)")
+    same_as_cli(page.get("solve", {}), DOGBUNNY, "astar")
 
     # the 8-puzzle in the browser, beside native: bfs, the solver's own
     # figure (the search, not the loading), the best of three on either side

@@ -1,0 +1,100 @@
+/*
+ * solve_json.c - gdl_solve_json: a result of gdl_solve() as one JSON
+ * object, the one writer of it, so that `gdl solve --json`, gdl-mpi and
+ * the playground (engine/bind/web.c) give the same keys in the same order
+ * with the same values.  doc/solving.md ("Output") lists the keys.
+ */
+#include <string.h>
+
+#include "search/search.h"
+
+static void put(gdl_ctx *ctx, strbuf_t *b, const char *s)
+{
+  sb_puts(ctx, b, s, strlen(s));
+}
+
+/* s as the characters of a JSON string (no quotes): '"' and '\\'
+ * escaped, control characters as \u00XX. */
+static void json_chars(gdl_ctx *ctx, strbuf_t *b, const char *s)
+{
+  for (; *s; s++) {
+    unsigned char c = (unsigned char)*s;
+    if (c == '"' || c == '\\')
+      sb_printf(ctx, b, "\\%c", c);
+    else if (c < 32)
+      sb_printf(ctx, b, "\\u%04x", c);
+    else
+      sb_putc(ctx, b, (char)c);
+  }
+}
+
+/* Each step of the plan a string: its moves in role order, one space
+ * between them. */
+static void json_plan(gdl_ctx *ctx, strbuf_t *b, const gdl_solve_result *r)
+{
+  size_t k = gdl_role_count(ctx), i, j;
+  put(ctx, b, "[");
+  for (i = 0; i < r->length && r->plan; i++) {
+    put(ctx, b, i ? ", \"" : "\"");
+    for (j = 0; j < k; j++) {
+      if (j)
+        sb_putc(ctx, b, ' ');
+      json_chars(ctx, b, gdl_term_str(ctx, r->plan[i * k + j]));
+    }
+    sb_putc(ctx, b, '"');
+  }
+  sb_putc(ctx, b, ']');
+}
+
+gdl_status gdl_solve_json(gdl_ctx *ctx, const gdl_solve_result *r,
+                          const char **text, size_t *len)
+{
+  static const char *const status_name[] = { "solved", "unsolvable",
+                                             "limit" };
+  strbuf_t *b = &ctx->solvetext;
+  PROTECT(ctx);
+  b->n = 0;
+  sb_printf(ctx, b, "{\"status\": \"%s\", \"length\": ",
+            status_name[r->status]);
+  if (r->status == GDL_LIMIT)
+    put(ctx, b, "null");
+  else
+    sb_printf(ctx, b, "%zu", r->length);
+  put(ctx, b, ", \"goal\": ");
+  if (r->goal >= 0)
+    sb_printf(ctx, b, "%ld", r->goal);
+  else
+    put(ctx, b, "null");
+  put(ctx, b, ", \"plan\": ");
+  json_plan(ctx, b, r);
+  sb_printf(ctx, b, ", \"expanded\": %llu, \"generated\": %llu, "
+            "\"stored\": %llu, \"depth\": %u, \"seconds\": %.3f, "
+            "\"peak_memory_bytes\": %zu, \"bytes_per_state\": %.1f, "
+            "\"algorithm\": \"%s\", \"optimal\": %s, \"pruned\": %llu, "
+            "\"estimate\": %u, \"latches\": %u, \"stubborn\": %s, "
+            "\"budget\": %s, \"groups\": %u, \"counter\": %u, "
+            "\"goal_bound\": %s, \"shortened_from\": %zu, "
+            "\"threads\": %u",
+            (unsigned long long)r->expanded,
+            (unsigned long long)r->generated,
+            (unsigned long long)r->stored, r->depth, r->seconds,
+            r->peak_memory, r->bytes_per_state,
+            gdl_algorithm_name(r->found_by),
+            r->optimal ? "true" : "false",
+            (unsigned long long)r->pruned, r->estimate, r->latches,
+            r->stubborn ? "true" : "false", r->budget ? "true" : "false",
+            r->groups, r->counter,
+            r->goal_bound ? "true" : "false", r->shortened_from,
+            r->threads);
+  if (r->status == GDL_LIMIT) {
+    put(ctx, b, ", \"limit\": \"");
+    json_chars(ctx, b, r->why);
+    sb_putc(ctx, b, '"');
+  }
+  sb_putc(ctx, b, '}');
+  *text = b->s;
+  if (len)
+    *len = b->n;
+  UNPROTECT(ctx);
+  return GDL_OK;
+}

@@ -12,6 +12,12 @@ typedef struct counter counter_t;  /* a step counter (counter.c) */
 
 /* ---- the kernel (kernel.c) ---------------------------------------------- */
 
+/* Bit i of the words w: a fluent slot's in a state's bits, or a set's. */
+static inline int word_bit(const uint32_t *w, uint32_t i)
+{
+  return (w[i >> 5] >> (i & 31)) & 1;
+}
+
 /* The three values of a proposition in a three-valued evaluation. */
 enum { V0, V1, VU };           /* false, true, unknown */
 /* What a proposition is to an evaluation: one of rules, a fluent's

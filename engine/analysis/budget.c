@@ -44,11 +44,6 @@ struct budget {
   } s;
 };
 
-static int bit(const uint32_t *w, uint32_t i)
-{
-  return (w[i >> 5] >> (i & 31)) & 1;
-}
-
 static void set_bit(uint32_t *w, uint32_t i)
 {
   w[i >> 5] |= 1u << (i & 31);
@@ -136,7 +131,7 @@ static int two_sides(gdl_ctx *ctx, bud_t *B)
     queue[0] = s;
     for (h = 0, t = 1; h < t && ok; h++)
       for (v = queue[h], u = 0; u < nm && ok; u++) {
-        if (!bit(B->adj + (size_t)v * B->rw, u))
+        if (!word_bit(B->adj + (size_t)v * B->rw, u))
           continue;
         if (!seen[u]) {
           seen[u] = 1;
@@ -325,7 +320,7 @@ static void fix_clock(bud_t *B, kern_eval_t *X)
   uint32_t i;
   kern_unfix(X);
   for (i = 0; i < B->ncl; i++)
-    kern_fix(X, G->tprop[B->cl[i]], bit(B->s.cur, i));
+    kern_fix(X, G->tprop[B->cl[i]], word_bit(B->s.cur, i));
   kern_run(X);
 }
 
@@ -361,16 +356,16 @@ static uint32_t memo_hash(const bud_t *B, const uint32_t *c)
   return h;
 }
 
-/* t for the clock of state w (see above): 0 where the game may end in w,
- * or nothing can be said (a value of the clock unknown); B->lim where it
- * cannot end within B->lim - 1 moves. */
+/* t for the clock of state w (doc/solving.md, "Move budgets"): 0 where
+ * the game may end in w, or nothing can be said (a value of the clock
+ * unknown); B->lim where it cannot end within B->lim - 1 moves. */
 static uint32_t moves_to_end(bud_t *B, kern_eval_t *X, const uint32_t *w)
 {
   uint32_t i, t, h;
   int keep;
   memset(B->s.cur, 0, B->cw * sizeof *B->s.cur);
   for (i = 0; i < B->ncl; i++)
-    if (bit(w, B->cl[i]))
+    if (word_bit(w, B->cl[i]))
       set_bit(B->s.cur, i);
   h = memo_hash(B, B->s.cur) & (MEMO_CAP - 1);
   for (; B->s.mval[h] != NONE; h = (h + 1) & (MEMO_CAP - 1))
@@ -433,7 +428,7 @@ int bud_dead(bud_t *B, est_t *E, const uint32_t *w)
   memset(B->s.ban, 0, B->rw * sizeof *B->s.ban);
   for (i = 0; i < B->nm; i++) {
     uint32_t lo = B->eff_lo[i], hi = B->eff_lo[i + 1];
-    for (j = lo; j < hi && bit(w, B->eff[j]); j++)
+    for (j = lo; j < hi && word_bit(w, B->eff[j]); j++)
       ;
     if (lo < hi && j == hi)
       for (j = 0; j < B->rw; j++)
@@ -441,7 +436,7 @@ int bud_dead(bud_t *B, est_t *E, const uint32_t *w)
   }
   memset(B->s.left, 0, B->rw * sizeof *B->s.left);
   for (i = 0; i < B->nm; i++)
-    if (bit(w, B->once[i]) && !B->self[i] && !bit(B->s.ban, i)) {
+    if (word_bit(w, B->once[i]) && !B->self[i] && !word_bit(B->s.ban, i)) {
       set_bit(B->s.left, i);
       n++;
     }
@@ -452,7 +447,7 @@ int bud_dead(bud_t *B, est_t *E, const uint32_t *w)
     for (i = 0; i < B->nm; i++)
       B->s.mate[i] = NONE;
     for (i = 0; i < B->nm && n - m >= k; i++)
-      if (bit(B->s.left, i) && B->side[i] == 0) {
+      if (word_bit(B->s.left, i) && B->side[i] == 0) {
         if (++B->s.now == 0) {
           memset(B->s.mark, 0, B->nm * sizeof *B->s.mark);
           B->s.now = 1;
@@ -464,7 +459,7 @@ int bud_dead(bud_t *B, est_t *E, const uint32_t *w)
   }
   /* a cover by cliques, greedy, in the moves' order */
   for (i = 0; i < B->nm && cliques < k; i++) {
-    if (!bit(B->s.left, i))
+    if (!word_bit(B->s.left, i))
       continue;
     B->s.left[i >> 5] &= ~(1u << (i & 31));
     cliques++;

@@ -194,7 +194,7 @@ static void self_contained(scan_t *A)
   ctx_free(A->ctx, seen);
 }
 
-/* The rules of terminal as a disjunction into out[] (see above): a rule
+/* The rules of terminal as a disjunction into out[] (Tc and Tr): a rule
  * of one positive literal naming a proposition of rules stands for them. */
 static uint32_t disjuncts(scan_t *A, uint32_t term, uint32_t *out,
                           uint8_t *seen)

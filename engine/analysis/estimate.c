@@ -68,11 +68,6 @@ struct estimator {
 
 enum { L_UP = 1, L_DOWN = 2 };
 
-static int slot_bit(const uint32_t *w, uint32_t i)
-{
-  return (w[i >> 5] >> (i & 31)) & 1;
-}
-
 /* ---- latches ---------------------------------------------------------- */
 
 /* p's value in a new run of E's three-valued evaluation. */
@@ -115,8 +110,8 @@ static int every_move(est_t *E, uint32_t tp, int v, uint32_t p)
   return x;
 }
 
-/* The latches (see above): per fluent slot, one evaluation of its `next`
- * with the fluent true, one with it false. */
+/* The latches (doc/solving.md, "Dead ends"): per fluent slot, one
+ * evaluation of its `next` with the fluent true, one with it false. */
 static void find_latches(gdl_ctx *ctx, est_t *E)
 {
   ground_t *G = E->G;
@@ -334,7 +329,7 @@ est_t *est_build(gdl_ctx *ctx)
   E->role_lo[ctx->nroles] = nmv;
   for (i = 0; i < n; i++)
     if (E->kind[i] == K_INPUT || E->kind[i] == K_RECURSIVE)
-      E->src[E->nsrc++] = FP(i);   /* a move never legal; see above */
+      E->src[E->nsrc++] = FP(i);   /* never a move; a recursive head */
   /* the edges, counted then placed */
   E->out_lo = ctx_alloc(ctx, (E->nodes + 2) * sizeof *E->out_lo);
   edges(ctx, E, NULL, 0);
@@ -447,7 +442,7 @@ void est_state(est_t *E, const uint32_t *w, uint32_t *hmax, uint32_t *hff)
     reach(E, E->src[i], 0, NONE);
   for (i = 0; i < G->ntslots; i++)
     if (G->tprop[i] != NONE) {
-      if (!slot_bit(w, i))
+      if (!word_bit(w, i))
         reach(E, FP(G->tprop[i]), 0, NONE);
       else {
         reach(E, TP(G->tprop[i]), 0, NONE);
@@ -520,9 +515,9 @@ int est_dead(est_t *E, const uint32_t *w)
     uint32_t tp = G->tprop[i];
     if (tp == NONE)
       continue;
-    if (E->latch[i] == L_UP && slot_bit(w, i))
+    if (E->latch[i] == L_UP && word_bit(w, i))
       fixed[tp] = V1;
-    else if (E->latch[i] == L_DOWN && !slot_bit(w, i))
+    else if (E->latch[i] == L_DOWN && !word_bit(w, i))
       fixed[tp] = V0;
     else
       fixed[tp] = VU;

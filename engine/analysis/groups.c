@@ -72,18 +72,13 @@ static uint32_t size(const build_t *b, uint32_t g)
   return b->lo[g + 1] - b->lo[g];
 }
 
-static int bit(const uint32_t *w, uint32_t i)
-{
-  return (w[i >> 5] >> (i & 31)) & 1;
-}
-
 /* The value in state w of the group of slots slot[0, n): the place of the
  * one that holds, n where none does, NONE where two do. */
 static uint32_t value(const uint32_t *slot, uint32_t n, const uint32_t *w)
 {
   uint32_t j, v = n;
   for (j = 0; j < n; j++)
-    if (bit(w, slot[j])) {
+    if (word_bit(w, slot[j])) {
       if (v != n)
         return NONE;
       v = j;
@@ -155,8 +150,10 @@ static void undo(build_t *b, uint32_t mark)
   }
 }
 
-/* Whether the literals want[0, n) can hold with what is fixed (see
- * above); what it fixes on the way is left for the caller to undo. */
+/* Whether the literals want[0, n) can hold with what is fixed, by a
+ * DPLL search over the unknown fluents and moves the evaluation reads
+ * (doc/solving.md, "Groups of fluents summed"); what it fixes on the way
+ * is left for the caller to undo. */
 static int satisfiable(build_t *b, const uint32_t *want, uint32_t n)
 {
   kern_eval_t *X = b->X;
@@ -408,10 +405,10 @@ static int inside(const build_t *b, uint32_t g)
   return 0;
 }
 
-/* The candidates that hold in every state reached from `start` (see
- * above).  One inside a bigger candidate is not asked about: it holds
- * where that one does, which is proven, or fails and is dropped, and
- * then it is asked about in the next round. */
+/* The candidates that hold in every state reached from `start` (by
+ * induction over the moves).  One inside a bigger candidate is not asked
+ * about: it holds where that one does, which is proven, or fails and is
+ * dropped, and then it is asked about in the next round. */
 static void prove(build_t *b, const uint32_t *start)
 {
   const ground_t *G = b->G;

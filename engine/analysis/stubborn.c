@@ -317,7 +317,8 @@ void stub_free(gdl_ctx *ctx, stub_t *T)
   ctx_free(ctx, T);
 }
 
-/* Each move's effect on each slot (see above); 0 where one is unknown. */
+/* Each move's effect on each slot (SET0, FLIP, KEEP, SET1); 0 where
+ * one is unknown. */
 static int effects(gdl_ctx *ctx, stub_t *T)
 {
   const ground_t *G = T->G;

@@ -266,6 +266,46 @@ START_TEST(test_estimates_admissible)
 }
 END_TEST
 
+/* A copy of the estimator for another thread shares the kernel and the
+ * graph but none of the scratch: estimates made on it and on the
+ * original, one after the other, agree, and neither's three-valued
+ * evaluation is the other's. */
+START_TEST(test_estimator_copy_own_scratch)
+{
+  const puzzle *p = &puzzles[_i];
+  gdl_ctx *ctx = load_path(p->file, 0);
+  gdl_state s = { 0, 0, NULL };
+  est_t *E, *C;
+  uint32_t *w, n, hm, hf, cm, cf;
+  n = ground_state_words(ctx);
+  if (n == 0 || (E = est_build(ctx)) == NULL) {
+    gdl_free(ctx);
+    return;
+  }
+  C = est_copy(ctx, E);
+  ck_assert_ptr_ne(est_eval(C), est_eval(E));
+  ck_assert_ptr_ne(est_eval(C)->fixed, est_eval(E)->fixed);
+  ck_assert_ptr_ne(est_eval(C)->stamp, est_eval(E)->stamp);
+  ck_assert_ptr_eq(est_eval(C)->K, est_eval(E)->K);
+  ck_assert_ptr_eq(est_eval(E)->K, kern_get(ctx));
+  w = calloc(n + 1, sizeof *w);
+  ck_assert_int_eq(gdl_initial(ctx, &s), GDL_OK);
+  ck_assert(ground_state_bits(ctx, &s, w));
+  est_state(E, w, &hm, &hf);
+  est_state(C, w, &cm, &cf);
+  ck_assert_uint_eq(hm, cm);
+  ck_assert_uint_eq(hf, cf);
+  ck_assert_int_eq(est_dead(C, w), est_dead(E, w));
+  est_copy_free(ctx, C);
+  est_state(E, w, &cm, &cf);   /* the original untouched by the copy's end */
+  ck_assert_uint_eq(hm, cm);
+  ck_assert_uint_eq(hf, cf);
+  gdl_state_release(ctx, &s);
+  free(w);
+  gdl_free(ctx);
+}
+END_TEST
+
 /* Dead ends cut the space down: a goal of 100 that no state reaches is
  * seen from the rules, before a state is expanded; a latch that a move
  * sets for good ends the states behind it. */
@@ -1060,6 +1100,7 @@ Suite *search_suite(void)
   tcase_add_loop_test(tc, test_corpus_bfs, 0, N(corpus_games));
   tcase_add_loop_test(tc, test_informed, 0, N(puzzles));
   tcase_add_loop_test(tc, test_estimates_admissible, 0, N(puzzles));
+  tcase_add_loop_test(tc, test_estimator_copy_own_scratch, 0, N(puzzles));
   tcase_add_test(tc, test_dead_ends);
   suite_add_tcase(s, tc);
 

@@ -10,6 +10,73 @@
 
 typedef struct counter counter_t;  /* a step counter (counter.c) */
 
+/* ---- the kernel (kernel.c) ---------------------------------------------- */
+
+/* Bit i of the words w: a fluent slot's in a state's bits, or a set's. */
+static inline int word_bit(const uint32_t *w, uint32_t i)
+{
+  return (w[i >> 5] >> (i & 31)) & 1;
+}
+
+/* The three values of a proposition in a three-valued evaluation. */
+enum { V0, V1, VU };           /* false, true, unknown */
+/* What a proposition is to an evaluation: one of rules, a fluent's
+ * `true`, a `does` no role can make, `always`, a head of a recursive
+ * group, a move's `does`. */
+enum { K_RULES, K_TRUE, K_INPUT, K_ALWAYS, K_RECURSIVE, K_MOVE };
+
+/* The network as every analysis reads it, built once per network and
+ * shared, read-only. */
+struct kernel {
+  ground_t *G;
+  uint32_t n;                  /* propositions */
+  uint32_t *bh_lo, *bh;        /* per proposition: its rules, bh[bh_lo[p],
+                                  bh_lo[p + 1]) */
+  uint8_t *kind;               /* per proposition: K_* */
+};
+/* The kernel of the grounded network, built at the first call (kept in
+ * ctx->kern). */
+kern_t *kern_get(gdl_ctx *ctx);
+
+/* A three-valued evaluation on the kernel: one a thread, its memory one
+ * block.  A proposition is fixed to V0 or V1, or VU (not fixed); a run
+ * evaluates the rest from what is fixed, each proposition once. */
+typedef struct {
+  const kern_t *K;
+  const uint8_t *kind;         /* K's, and the network's rules, at hand */
+  const uint32_t *bh_lo, *bh, *in_lo, *in;
+  uint8_t *fixed;              /* per proposition: V0, V1 or VU */
+  uint8_t *memo;               /* per proposition: its value this run */
+  uint32_t *stamp, now;        /* memo[p] is of this run: stamp[p] == now */
+  uint32_t pick;               /* the first fluent or move read unknown
+                                  this run, or UINT32_MAX */
+  uint64_t evals;              /* propositions evaluated, in all: work */
+  void *block;                 /* the memory of fixed, memo and stamp */
+} kern_eval_t;
+/* X opened on K (every proposition unfixed), and closed. */
+void kern_eval_open(gdl_ctx *ctx, const kern_t *K, kern_eval_t *X);
+void kern_eval_close(gdl_ctx *ctx, kern_eval_t *X);
+/* Every proposition unfixed; a new run (what was evaluated is old);
+ * p's value in the run (V0, V1 or VU). */
+void kern_unfix(kern_eval_t *X);
+void kern_run(kern_eval_t *X);
+int kern_value(kern_eval_t *X, uint32_t p);
+/* p fixed to v (VU: unfixed), and what it is fixed to. */
+static inline void kern_fix(kern_eval_t *X, uint32_t p, int v)
+{
+  X->fixed[p] = (uint8_t)v;
+}
+static inline int kern_fixed(const kern_eval_t *X, uint32_t p)
+{
+  return X->fixed[p];
+}
+/* 1 when, wherever proposition a holds, one of rules[0, n) fires, as far
+ * as an evaluation of them shows with what a holding forces (the literals
+ * of a's one rule, and so on) fixed and the rest unknown.  Leaves every
+ * proposition unfixed. */
+int kern_forces(gdl_ctx *ctx, kern_eval_t *X, uint32_t a,
+                const uint32_t *rules, uint32_t n);
+
 /* ---- estimates (estimate.c) ------------------------------------------- */
 
 /* Distance estimates and dead ends from the grounded network (see
@@ -24,11 +91,6 @@ est_t *est_build(gdl_ctx *ctx);
 void est_state(est_t *E, const uint32_t *w, uint32_t *hmax, uint32_t *hff);
 /* 1 when, by the latched fluents of state w, goal 100 can never hold. */
 int est_dead(est_t *E, const uint32_t *w);
-/* 1 when, wherever proposition a holds, one of rules[0, n) fires, as far
- * as a three-valued evaluation of them shows with what a holding forces
- * (the literals of a's one rule, and so on) fixed and the rest unknown. */
-int est_forces(gdl_ctx *ctx, est_t *E, uint32_t a, const uint32_t *rules,
-               uint32_t n);
 /* The fluents found latched. */
 uint32_t est_latches(const est_t *E);
 /* 1 when fluent slot s, once it has value v (0 or 1), keeps it. */
@@ -37,19 +99,10 @@ int est_latched(const est_t *E, uint32_t s, uint32_t v);
  * scratch its own), and its release. */
 est_t *est_copy(gdl_ctx *ctx, const est_t *E);
 void est_copy_free(gdl_ctx *ctx, est_t *C);
-/* Three-valued evaluation on E's network, for budget.c and groups.c: every
- * proposition unknown (est_unfix); proposition p fixed to v (0 false, 1
- * true); a new run; p's value in it (0, 1, or 2: unknown). */
-void est_unfix(est_t *E);
-void est_fix(est_t *E, uint32_t p, int v);
-void est_run(est_t *E);
-int est_value(est_t *E, uint32_t p);
-/* The value p is fixed to (2: none); the first fluent or move of the
- * last run whose value was read unknown (UINT32_MAX: none). */
-int est_fixed(const est_t *E, uint32_t p);
-uint32_t est_pick(const est_t *E);
-/* Propositions evaluated three ways so far: a measure of work. */
-uint64_t est_evals(const est_t *E);
+/* The three-valued evaluation of E's thread, which the latches and dead
+ * ends use, lent to the analyses built on E (budget.c, groups.c,
+ * counter.c) so that a thread has one. */
+kern_eval_t *est_eval(est_t *E);
 /* The moves of a game of one role (0 with more roles), and move k's
  * `does` (UINT32_MAX: none) and `legal` propositions. */
 uint32_t est_moves(const est_t *E);

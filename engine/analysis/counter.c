@@ -2,48 +2,15 @@
  * counter.c - step counters: fluents that only count the moves made, left
  * out of the states a search stores and put back from the moves made.
  *
- * A fluent such as (step 7) makes every state new: the same board reached
- * after 5 moves and after 7 is two states, and duplicate detection, which
- * makes breadth-first search finish where the boards are few, sees
- * nothing twice.  Such fluents are found on the grounded network:
- *   - the clock's fluents are autonomous: their `next` reads no move and
- *     no fluent but the clock's, so from a given start their values after
- *     d moves are the same on every path, a function c(d) of d alone;
- *   - nothing but terminal reads them: no `legal`, no `goal` and no
- *     `next` of another fluent, and each rule of terminal (taken as a
- *     disjunction of its rules, through rules of one literal that only
- *     name another disjunction) reads either only the clock (Tc) or none
- *     of it (Tr);
- *   - where Tc is not empty, goal 100 forces Tr: a three-valued
- *     evaluation of Tr's rules with the literals that goal 100 holding
- *     forces, the rest unknown (estimate.c, est_forces), says "true".
- * Then a state is stored without its clock, and when it is taken up the
- * clock of its depth is put back: so a board is stored once, at the
- * fewest moves it was reached by, and copies reached by more moves are
- * dropped.
- *
- * Why no plan is lost.  Let the board r be reached by d1 moves and by d2,
- * d1 <= d2, and let m1 ... mk be a plan from (c(d2), r).  From (c(d1),
- * r) the same moves are legal (legality reads no clock) and make the same
- * boards (no `next` of the board reads it).  The states they pass are not
- * terminal: Tr reads only the board, which is the same, and Tc only the
- * clock, which at depth d1 + j < d2 + k is a value that the path to (c(d2),
- * r) and the plan passed at that depth without the game ending.  The last
- * state has goal 100 (goal reads the board only), so Tr holds there, and
- * it is terminal.  So (c(d1), r) has a plan of the same length, and
- * keeping the copy of fewer moves loses none: breadth-first search meets
- * a board first by its fewest moves; A* and depth-first search take a
- * stored board up again when they reach it by fewer (search.c); greedy
- * search does too.  The verdicts, "unsolvable" among them, and the lengths
- * that bfs and A* prove shortest are those of the search without it.  Not
- * so the best goal of an unsolvable game where Tc is not empty: a copy
- * dropped may have ended the game by the clock, with another goal; the
- * searches then say that the best goal is one found (goal_bound).
- *
- * The clock's values c(0), c(1), ... are computed once per search from
- * its start, by the network itself (any legal joint move of the start
- * does: the clock reads none), until a value comes again, after which
- * they repeat.
+ * Invariant: the clock's fluents are autonomous (their `next` reads only
+ * the clock, so after d moves from a start they have one value c(d) on
+ * every path), nothing but terminal reads them, each rule of terminal
+ * reads only the clock (Tc) or none of it (Tr), and goal 100 forces Tr.
+ * Then a board reached by d1 <= d2 moves has, from (c(d1), board), a plan
+ * as long as any from (c(d2), board): keeping the copy of fewer moves
+ * loses no plan, and the verdicts and proven lengths are those of the
+ * search without it (not the best goal of an unsolvable game where Tc is
+ * not empty).  doc/solving.md ("Step counters") has the argument.
  */
 #include <string.h>
 
@@ -66,7 +33,7 @@ struct counter {
 typedef struct {
   gdl_ctx *ctx;
   ground_t *G;
-  uint32_t *bh_lo, *bh;        /* rules by head */
+  const uint32_t *bh_lo, *bh;  /* rules by head (the kernel's) */
   uint32_t *rd_lo, *rd;        /* rules by input */
   uint32_t *nx_lo, *nx;        /* slots by their `next` proposition */
   uint8_t *auton;              /* per slot: autonomous; then, in the
@@ -151,7 +118,7 @@ static void autonomous(scan_t *A)
     A->auton[i] = i >= G->nnext || !A->dep[G->next[i].prop];
 }
 
-static void need(scan_t *A, uint32_t p)
+static void mark_needed(scan_t *A, uint32_t p)
 {
   if (!A->need[p]) {
     A->need[p] = 1;
@@ -161,22 +128,22 @@ static void need(scan_t *A, uint32_t p)
 
 /* need[], backward from p: what p reads is needed; an autonomous fluent
  * so needed leaves the clock, and what its `next` reads is needed too. */
-static void needs(scan_t *A, uint32_t p)
+static void mark_reads(scan_t *A, uint32_t p)
 {
   ground_t *G = A->G;
   uint32_t j;
-  need(A, p);
+  mark_needed(A, p);
   while (A->nstack) {
     p = A->stack[--A->nstack];
     if (G->tslot[p]) {
       uint32_t s = G->tslot[p] - 1;
       if (A->auton[s] && s < G->nnext)
-        need(A, G->next[s].prop);
+        mark_needed(A, G->next[s].prop);
     }
     for (j = A->bh_lo[p]; j < A->bh_lo[p + 1]; j++) {
       uint32_t r = A->bh[j], k;
       for (k = G->in_lo[r]; k < G->in_lo[r + 1]; k++)
-        need(A, G->in[k] >> 1);
+        mark_needed(A, G->in[k] >> 1);
     }
   }
 }
@@ -227,7 +194,7 @@ static void self_contained(scan_t *A)
   ctx_free(A->ctx, seen);
 }
 
-/* The rules of terminal as a disjunction into out[] (see above): a rule
+/* The rules of terminal as a disjunction into out[] (Tc and Tr): a rule
  * of one positive literal naming a proposition of rules stands for them. */
 static uint32_t disjuncts(scan_t *A, uint32_t term, uint32_t *out,
                           uint8_t *seen)
@@ -272,7 +239,11 @@ static void scan_open(scan_t *A, gdl_ctx *ctx, ground_t *G)
   memset(A, 0, sizeof *A);
   A->ctx = ctx;
   A->G = G;
-  ground_rules_by_head(ctx, G, &A->bh_lo, &A->bh);
+  {
+    const kern_t *K = kern_get(ctx);
+    A->bh_lo = K->bh_lo;
+    A->bh = K->bh;
+  }
   indexes(A);
   A->auton = ctx_alloc(ctx, G->ntslots + 1);
   A->dep = ctx_alloc(ctx, n + 1);
@@ -284,8 +255,6 @@ static void scan_open(scan_t *A, gdl_ctx *ctx, ground_t *G)
 static void scan_close(scan_t *A)
 {
   gdl_ctx *ctx = A->ctx;
-  ctx_free(ctx, A->bh_lo);
-  ctx_free(ctx, A->bh);
   ctx_free(ctx, A->rd_lo);
   ctx_free(ctx, A->rd);
   ctx_free(ctx, A->nx_lo);
@@ -326,24 +295,24 @@ static uint32_t clock_slots(gdl_ctx *ctx, ground_t *G, uint32_t words,
   /* what reads the clock where only terminal may */
   for (r = 0; r < ctx->nroles; r++) {
     for (j = 0; j < G->nlegal[r]; j++) {
-      needs(&A, G->legal[r][j].prop);
-      needs(&A, G->lgate[r][j]);
+      mark_reads(&A, G->legal[r][j].prop);
+      mark_reads(&A, G->lgate[r][j]);
     }
     for (j = 0; j < G->ngoal[r]; j++) {
-      needs(&A, G->goal[r][j].prop);
+      mark_reads(&A, G->goal[r][j].prop);
       if (r == 0 && gdl_term_int(ctx, G->goal[r][j].term) == 100)
         goal = G->goal[r][j].prop;
     }
   }
   for (i = 0; i < G->nnext; i++)
     if (!A.auton[i])
-      needs(&A, G->next[i].prop);
+      mark_reads(&A, G->next[i].prop);
   term = G->terminal ? G->terminal - 1 : NONE;
   dis = ctx_alloc(ctx, (G->nrules + 1) * sizeof *dis);
   seen = ctx_alloc(ctx, n + 1);
   nd = term == NONE ? 0 : disjuncts(&A, term, dis, seen);
   if (term != NONE && !has_rules(&A, term))
-    needs(&A, term);           /* terminal is a fluent, or always */
+    mark_reads(&A, term);           /* terminal is a fluent, or always */
   for (j = 0; j < nd; j++) {
     if (!reads_board(&A, dis[j])) {
       dis[j] = NONE;           /* Tc */
@@ -351,7 +320,7 @@ static uint32_t clock_slots(gdl_ctx *ctx, ground_t *G, uint32_t words,
       continue;
     }
     for (i = G->in_lo[dis[j]]; i < G->in_lo[dis[j] + 1]; i++)
-      needs(&A, G->in[i] >> 1);
+      mark_reads(&A, G->in[i] >> 1);
   }
   for (i = 0; i < G->ntslots; i++)     /* auton[] becomes the clock */
     A.auton[i] = A.auton[i] && (G->tprop[i] == NONE || !A.need[G->tprop[i]]);
@@ -370,7 +339,8 @@ static uint32_t clock_slots(gdl_ctx *ctx, ground_t *G, uint32_t words,
       if (dis[j] != NONE)
         dis[ntr++] = dis[j];
     if (goal != NONE &&        /* (none: goal 100 never holds) */
-        (!ctx->est || !est_forces(ctx, ctx->est, goal, dis, ntr)))
+        (!ctx->est ||
+         !kern_forces(ctx, est_eval(ctx->est), goal, dis, ntr)))
       nslots = 0;
   }
   *ends = ntc > 0;

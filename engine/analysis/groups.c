@@ -1,59 +1,18 @@
 /*
  * groups.c - an estimate that adds: groups of fluents of which at most one
- * holds in any state (a tile's square, a square's content, a counter's
- * value), each with the graph of the moves between its values (its
- * domain transition graph), summed over groups of which no move changes
- * two at once.  On a sliding puzzle written square by square the sum is
- * the Manhattan distance, where h_max sees only how far the blank is.
+ * holds in any state (a tile's square, a square's content), each with the
+ * graph of the moves between its values, summed over groups of which no
+ * move changes two at once.  On a sliding puzzle it is the Manhattan
+ * distance, where h_max sees only how far the blank is.
  *
- * Found once per game of one role, on the grounded network (groups_build):
- *   1. Candidates.  For each fluent relation and each choice of its
- *      arguments held fixed, the fluents that agree on those make a
- *      group: (tile ?r ?c 5) over the squares, (tile 2 3 ?t) over the
- *      contents.  Groups of one fluent are left out, and copies.
- *   2. At most one of each holds, proven by induction over the moves:
- *      each candidate holds in the start; and, where every candidate
- *      holds in a state, no move makes two fluents of one group true in
- *      the next (the search over partial states below says whether one
- *      can).  A candidate that fails is dropped, and the rest proven
- *      again without it, until none fails.
- *   3. Values and distances.  A group's value in a state is the fluent
- *      of it that holds, or "none".  An edge v -> u where a state of
- *      value v and a move can give u next; the goal values, those with
- *      which goal 100 and terminal can hold; each value's distance, the
- *      fewest edges to a goal value (infinite where none is reached).
- *   4. The groups summed.  Two groups conflict where one move can change
- *      both (leave a value v: v's `next` fails, or for none some fluent's
- *      holds).  Of the groups whose distances are not all 0, a set of no
- *      two in conflict, chosen greedily: largest weight over one more
- *      than the conflicts with those still free, the weight the start's
- *      distance first, then the largest finite one.
- *
- * Why the sum never exceeds the moves still needed.  Along a plan from
- * state s each group summed goes from its value in s to a goal value
- * (the plan ends where goal 100 and terminal hold); each move that
- * changes it follows an edge (step 3 allowed every real step), so at
- * least the value's distance many moves change it; and no move changes
- * two groups summed.  So the plan has at least the sum of the distances.
- * The sum is also consistent (one move, one group, one edge, and a
- * distance falls by at most 1 along an edge), and a value at infinite
- * distance is rightly a dead end.  A state where a group proven has two
- * fluents true is not one the proof speaks of (a start given by hand):
- * its sum is 0, and a start like that turns the estimate off.
- *
- * The search over partial states.  Whether literals (a fluent or a move
- * true or false, a `next`, goal or terminal proposition true or false)
- * can hold together in a state where every candidate holds, with a move
- * legal there: the fluents and moves among them are fixed (a fluent true
- * makes the rest of each of its groups false, a move the other moves),
- * the other propositions evaluated three ways with the rest unknown
- * (estimate.c); while one is unknown, the first unknown fluent or move
- * the evaluation read is tried true, then false: a DPLL search, with the
- * candidates' propagation.  "Cannot" is said only when every branch
- * fails; a search past its share of work, an unknown with nothing to
- * branch on (a recursive proposition) and a state with no move all say
- * "can".  That can only drop a candidate, add an edge, a goal value or a
- * conflict: the estimate gets smaller, never wrong.
+ * Invariant: a group is summed only when "at most one holds" is proven by
+ * induction over the moves from the start, and no two groups summed are
+ * changed by one move; each value's distance is the fewest edges to a
+ * goal value.  So the sum never exceeds the moves still needed, and is
+ * consistent.  Every question the proof asks is answered by a DPLL search
+ * over partial states (three-valued evaluation, kernel.c); one it cannot
+ * settle is answered "can", which only makes the sum smaller.
+ * doc/solving.md ("Estimates and dead ends") has the argument.
  */
 #include <stdlib.h>
 #include <string.h>
@@ -68,7 +27,6 @@
 #define WORK 50000000u         /* propositions evaluated and fluents fixed,
                                   in all (a 15-puzzle takes 29M): past it,
                                   every question is answered "can" */
-enum { V0, V1, VU };
 
 struct groups {
   uint32_t ng;                 /* groups summed */
@@ -81,6 +39,7 @@ struct groups {
 typedef struct {
   gdl_ctx *ctx;
   est_t *E;
+  kern_eval_t *X;              /* E's three-valued evaluation */
   ground_t *G;
   uint32_t nm, *does, *legal;  /* the moves */
   uint32_t *move_of;           /* per proposition: 1 + its move, or 0 */
@@ -93,7 +52,7 @@ typedef struct {
   uint32_t *want;              /* scratch: literals not fixed */
   uint32_t *lit, nlit;         /* scratch: a question's literals */
   uint32_t *wg, *wh;           /* scratch: ways two groups change */
-  uint64_t work0;              /* est_evals at the start */
+  uint64_t work0;              /* X->evals at the start */
   uint64_t steps;              /* fluents and moves fixed by propagation */
   int over;                    /* past WORK */
   /* the groups whose distances are not all 0 (useful ones) */
@@ -113,18 +72,13 @@ static uint32_t size(const build_t *b, uint32_t g)
   return b->lo[g + 1] - b->lo[g];
 }
 
-static int bit(const uint32_t *w, uint32_t i)
-{
-  return (w[i >> 5] >> (i & 31)) & 1;
-}
-
 /* The value in state w of the group of slots slot[0, n): the place of the
  * one that holds, n where none does, NONE where two do. */
 static uint32_t value(const uint32_t *slot, uint32_t n, const uint32_t *w)
 {
   uint32_t j, v = n;
   for (j = 0; j < n; j++)
-    if (bit(w, slot[j])) {
+    if (word_bit(w, slot[j])) {
       if (v != n)
         return NONE;
       v = j;
@@ -134,9 +88,10 @@ static uint32_t value(const uint32_t *slot, uint32_t n, const uint32_t *w)
 
 /* ---- the search over partial states ----------------------------------- */
 
-static void set(build_t *b, uint32_t p, int v)
+/* p fixed to v, on the trail. */
+static void fix_on_trail(build_t *b, uint32_t p, int v)
 {
-  est_fix(b->E, p, v);
+  kern_fix(b->X, p, v);
   b->trail[b->ntrail++] = p;
 }
 
@@ -146,9 +101,9 @@ static int other_false(build_t *b, uint32_t q, uint32_t p)
   int c;
   if (q == NONE || q == p)
     return 1;
-  c = est_fixed(b->E, q);
+  c = kern_fixed(b->X, q);
   if (c == VU)
-    set(b, q, V0);
+    fix_on_trail(b, q, V0);
   return c != V1;
 }
 
@@ -158,10 +113,10 @@ static int fix(build_t *b, uint32_t p, int v)
 {
   const ground_t *G = b->G;
   uint32_t i, j;
-  int c = est_fixed(b->E, p);
+  int c = kern_fixed(b->X, p);
   if (c != VU)
     return c == v;
-  set(b, p, v);
+  fix_on_trail(b, p, v);
   if (v != V1)
     return 1;
   if (G->tslot[p]) {
@@ -189,34 +144,36 @@ static void undo(build_t *b, uint32_t mark)
 {
   while (b->ntrail > mark) {
     uint32_t p = b->trail[--b->ntrail];
-    if (b->move_of[p] && est_fixed(b->E, p) == V1)
+    if (b->move_of[p] && kern_fixed(b->X, p) == V1)
       b->on = NONE;
-    est_fix(b->E, p, VU);
+    kern_fix(b->X, p, VU);
   }
 }
 
-/* Whether the literals want[0, n) can hold with what is fixed (see
- * above); what it fixes on the way is left for the caller to undo. */
-static int sat(build_t *b, const uint32_t *want, uint32_t n)
+/* Whether the literals want[0, n) can hold with what is fixed, by a
+ * DPLL search over the unknown fluents and moves the evaluation reads
+ * (doc/solving.md, "Groups of fluents summed"); what it fixes on the way
+ * is left for the caller to undo. */
+static int satisfiable(build_t *b, const uint32_t *want, uint32_t n)
 {
-  est_t *E = b->E;
+  kern_eval_t *X = b->X;
   uint32_t i, q, mark;
   int res = V1, x;
-  if (b->over || est_evals(E) - b->work0 + b->steps > WORK) {
+  if (b->over || X->evals - b->work0 + b->steps > WORK) {
     b->over = 1;
     return 1;
   }
   POLL(b->ctx);
-  est_run(E);
+  kern_run(X);
   for (i = 0; i < n; i++) {
-    x = est_value(E, want[i] >> 1);
+    x = kern_value(X, want[i] >> 1);
     if (x == VU)
       res = VU;
     else if (x != (int)(want[i] & 1))
       return 0;
   }
   if (b->on != NONE) {
-    x = est_value(E, b->legal[b->on]);
+    x = kern_value(X, b->legal[b->on]);
     if (x == V0)
       return 0;
     if (x == VU)
@@ -224,21 +181,21 @@ static int sat(build_t *b, const uint32_t *want, uint32_t n)
   }
   if (res == V1)
     return 1;
-  q = est_pick(E);
+  q = X->pick;
   if (q == NONE)
     return 1;                  /* nothing to branch on */
   mark = b->ntrail;
-  if (fix(b, q, V1) && sat(b, want, n))
+  if (fix(b, q, V1) && satisfiable(b, want, n))
     return 1;
   undo(b, mark);
-  if (fix(b, q, V0) && sat(b, want, n))
+  if (fix(b, q, V0) && satisfiable(b, want, n))
     return 1;
   undo(b, mark);
   return 0;
 }
 
 /* Whether the question's literals, lit[0, nlit), can hold together. */
-static int can(build_t *b)
+static int can_hold(build_t *b)
 {
   uint32_t mark = b->ntrail, i, k = 0;
   int r = 0;
@@ -251,7 +208,7 @@ static int can(build_t *b)
       b->want[k++] = b->lit[i];
     }
   }
-  r = sat(b, b->want, k);
+  r = satisfiable(b, b->want, k);
 done:
   undo(b, mark);
   b->nlit = 0;
@@ -260,7 +217,7 @@ done:
 
 /* ---- the questions' literals ------------------------------------------ */
 
-static void add(build_t *b, uint32_t lit)
+static void add_lit(build_t *b, uint32_t lit)
 {
   b->lit[b->nlit++] = lit;
 }
@@ -270,11 +227,11 @@ static void add_value(build_t *b, uint32_t g, uint32_t i)
 {
   uint32_t j;
   if (i < size(b, g)) {
-    add(b, LIT(b->G->tprop[b->slot[b->lo[g] + i]], 1));
+    add_lit(b, LIT(b->G->tprop[b->slot[b->lo[g] + i]], 1));
     return;
   }
   for (j = b->lo[g]; j < b->lo[g + 1]; j++)
-    add(b, LIT(b->G->tprop[b->slot[j]], 0));
+    add_lit(b, LIT(b->G->tprop[b->slot[j]], 0));
 }
 
 /* The next state has value i of group g (i its size: none); 0 where it
@@ -287,12 +244,12 @@ static int add_next(build_t *b, uint32_t g, uint32_t i)
     s = b->slot[b->lo[g] + i];
     if (s >= G->nnext)
       return 0;
-    add(b, LIT(G->next[s].prop, 1));
+    add_lit(b, LIT(G->next[s].prop, 1));
     return 1;
   }
   for (j = b->lo[g]; j < b->lo[g + 1]; j++)
     if (b->slot[j] < G->nnext)
-      add(b, LIT(G->next[b->slot[j]].prop, 0));
+      add_lit(b, LIT(G->next[b->slot[j]].prop, 0));
   return 1;
 }
 
@@ -302,7 +259,7 @@ static void add_leave(build_t *b, uint32_t g, uint32_t i)
 {
   uint32_t s = b->slot[b->lo[g] + i];
   if (s < b->G->nnext)
-    add(b, LIT(b->G->next[s].prop, 0));
+    add_lit(b, LIT(b->G->next[s].prop, 0));
 }
 
 /* ---- 1. candidates ---------------------------------------------------- */
@@ -448,10 +405,10 @@ static int inside(const build_t *b, uint32_t g)
   return 0;
 }
 
-/* The candidates that hold in every state reached from `start` (see
- * above).  One inside a bigger candidate is not asked about: it holds
- * where that one does, which is proven, or fails and is dropped, and
- * then it is asked about in the next round. */
+/* The candidates that hold in every state reached from `start` (by
+ * induction over the moves).  One inside a bigger candidate is not asked
+ * about: it holds where that one does, which is proven, or fails and is
+ * dropped, and then it is asked about in the next round. */
 static void prove(build_t *b, const uint32_t *start)
 {
   const ground_t *G = b->G;
@@ -470,9 +427,9 @@ static void prove(build_t *b, const uint32_t *start)
           uint32_t x = b->slot[i], y = b->slot[j];
           if (x >= G->nnext || y >= G->nnext)
             continue;
-          add(b, LIT(G->next[x].prop, 1));
-          add(b, LIT(G->next[y].prop, 1));
-          if (can(b)) {
+          add_lit(b, LIT(G->next[x].prop, 1));
+          add_lit(b, LIT(G->next[y].prop, 1));
+          if (can_hold(b)) {
             b->alive[g] = 0;
             changed = 1;
           }
@@ -496,9 +453,9 @@ static int distances(build_t *b, uint32_t g, uint32_t *d, uint8_t *e)
   uint32_t goal = est_goal(b->E), term = est_terminal(b->E);
   for (i = 0; i < n; i++) {
     add_value(b, g, i);
-    add(b, LIT(goal, 1));
-    add(b, LIT(term, 1));
-    d[i] = can(b) ? 0 : INF;
+    add_lit(b, LIT(goal, 1));
+    add_lit(b, LIT(term, 1));
+    d[i] = can_hold(b) ? 0 : INF;
     if (d[i])
       nonzero = 1;
   }
@@ -511,7 +468,7 @@ static int distances(build_t *b, uint32_t g, uint32_t *d, uint8_t *e)
         continue;
       add_value(b, g, i);
       if (add_next(b, g, u))
-        e[i * n + u] = (uint8_t)can(b);
+        e[i * n + u] = (uint8_t)can_hold(b);
       else
         b->nlit = 0;
     }
@@ -539,8 +496,8 @@ static int distances(build_t *b, uint32_t g, uint32_t *d, uint8_t *e)
 
 /* The ways group g can change (e its edges), into w as pairs: a value
  * i left (NONE), or none left for value u (i none, u). */
-static uint32_t ways(const build_t *b, uint32_t g, const uint8_t *e,
-                     uint32_t *w)
+static uint32_t changes_of(const build_t *b, uint32_t g, const uint8_t *e,
+                           uint32_t *w)
 {
   uint32_t n = size(b, g) + 1, i, u, k = 0;
   for (i = 0; i < n; i++)
@@ -568,12 +525,13 @@ static void add_way(build_t *b, uint32_t g, const uint32_t *w)
 static int conflict(build_t *b, uint32_t g, const uint8_t *eg, uint32_t h,
                     const uint8_t *eh)
 {
-  uint32_t ng = ways(b, g, eg, b->wg), nh = ways(b, h, eh, b->wh), i, j;
+  uint32_t ng = changes_of(b, g, eg, b->wg), i, j;
+  uint32_t nh = changes_of(b, h, eh, b->wh);
   for (i = 0; i < ng; i++)
     for (j = 0; j < nh; j++) {
       add_way(b, g, b->wg + 2 * i);
       add_way(b, h, b->wh + 2 * j);
-      if (can(b))
+      if (can_hold(b))
         return 1;
     }
   return 0;
@@ -654,7 +612,7 @@ static uint64_t choose(const build_t *b, uint8_t *st, uint32_t *deg)
 /* The groups summed: of the sets chosen from the groups of one family
  * first (then any that fit) and from all at once, the one of the largest
  * sum at the start (the first of equal ones), into best (2: chosen). */
-static void pick(build_t *b, uint8_t *best)
+static void choose_groups(build_t *b, uint8_t *best)
 {
   uint32_t nu = b->nu, i, j, f;
   uint8_t *st = ctx_alloc(b->ctx, nu + 1);
@@ -694,7 +652,7 @@ static void pick(build_t *b, uint8_t *best)
 
 /* The estimate of the groups chosen (best[i] 2), and every group proven
  * for the test of another start. */
-static groups_t *make(build_t *b, const uint8_t *best)
+static groups_t *groups_made(build_t *b, const uint8_t *best)
 {
   gdl_ctx *ctx = b->ctx;
   groups_t *D = ctx_alloc(ctx, sizeof *D);
@@ -787,16 +745,17 @@ groups_t *groups_build(gdl_ctx *ctx, est_t *E, const uint32_t *start)
   b.lit = ctx_alloc(ctx, (4 * MAX_GROUP + 8) * sizeof *b.lit);
   b.wg = ctx_alloc(ctx, (4 * MAX_GROUP + 8) * sizeof *b.wg);
   b.wh = ctx_alloc(ctx, (4 * MAX_GROUP + 8) * sizeof *b.wh);
-  b.work0 = est_evals(E);
-  est_unfix(E);
+  b.X = est_eval(E);
+  b.work0 = b.X->evals;
+  kern_unfix(b.X);
   candidates(&b);
   prove(&b, start);
   useful(&b, start);
-  est_unfix(E);
+  kern_unfix(b.X);
   if (b.nu) {
     uint8_t *best = ctx_alloc(ctx, b.nu + 1);
-    pick(&b, best);
-    D = make(&b, best);
+    choose_groups(&b, best);
+    D = groups_made(&b, best);
     ctx_free(ctx, best);
   }
   build_free(&b);

@@ -3,54 +3,17 @@
  * those of a strong stubborn set are searched, and a shortest plan is
  * kept.
  *
- * Where moves commute, a search meets the same states in every order of
- * the same moves: a sudoku's 50 marks can be made in 50! orders.  A
- * stubborn set (Valmari; Alkhazraji, Wehrle and Helmert for planning) is
- * a set T of moves such that every plan from the state can be reordered
- * to begin with an applicable move of T, keeping its length, so that only
- * those need to be expanded.  T is built as a closure:
- *   - a landmark: a fluent literal that goal 100 needs and the state
- *     lacks; every plan sets it, so T holds every move that may set it;
- *   - for a move of T that is not legal here, a literal its legality
- *     needs and the state lacks: the moves that may set it (before the
- *     first move of T in a plan, none of them was played, so that move is
- *     still not legal);
- *   - for a move a of T that is legal here, every move b that may disable
- *     a, that a may disable, or whose effect does not commute with a's,
- *     unless b makes a literal that a needs false for good: then b never
- *     comes before a, and cannot stand in its way.
- * With those, the first move of T in a plan can be moved to the front:
- * nothing before it enables it, it disables nothing before it, and the
- * effects commute; so an expansion of T's legal moves keeps a plan of
- * the same length, and none where T has no legal move.  Of the
- * landmarks, the one whose closure has the fewest legal moves is taken
- * (sudoku: the cell with the fewest digits left, as a person would).
- *
- * This needs moves like a planner's operators, which the rules are
- * checked to give, or the reduction is off:
- *   - one role;
- *   - each move's effect on each fluent is the same in every state (keep,
- *     set true, set false, or flip): a three-valued evaluation of the
- *     fluent's `next` with the move played, its own value fixed and every
- *     other fluent unknown, is never unknown.  It is done for all moves
- *     at once, a value being two sets of moves (those where it holds,
- *     those where it fails);
- *   - a move's legality needs literals: those whose opposite makes it
- *     false in a three-valued evaluation.  Where more than those decide
- *     it, any change of a fluent it reads counts as disabling it;
- *   - goal 100 needs some literal, for a landmark.
- * A move is only made in a state that is not terminal, so a move's
- * legality here is the game's and "not terminal" together: terminal is
- * evaluated with the move's legal proposition true and the literals its
- * legality needs fixed (a sudoku's terminal, "no move is legal", is then
- * false whatever else holds: nothing is added; futoshiki's, "no cell
- * blank, or quit", needs "not quit").  The reordered plan so passes no
- * terminal state before its end.
- * "For good" is read off the latches (estimate.c): b sets a fluent that
- * is latched that way, or every move that could set it back needs a
- * latched literal that b makes false.  A move after which the state is
- * terminal, whatever else holds (quit), stops every move for good:
- * nothing comes after it.
+ * Invariant: the set T holds every move that may set a landmark (a
+ * literal goal 100 needs that the state lacks); for a move of T not
+ * legal here, the setters of a literal it lacks; for a legal one, every
+ * move that may disable it, that it may disable, or whose effect does not
+ * commute with its own, unless that move falsifies a literal it needs for
+ * good.  Then every plan can be reordered to begin with a legal move of
+ * T at the same length.  It needs moves like a planner's operators (one
+ * role; each move's effect on each fluent the same in every state; goal
+ * 100 needs a literal), which a symbolic three-valued evaluation checks;
+ * else the reduction is off.  doc/solving.md ("Moves that commute:
+ * stubborn sets") has the argument.
  */
 #include <stdlib.h>
 #include <string.h>
@@ -58,8 +21,6 @@
 #include "analysis/analysis.h"
 
 #define NONE UINT32_MAX
-enum { V0, V1, VU, FREE = 0xff };
-enum { K_RULES, K_TRUE, K_DOES, K_NEVER, K_ALWAYS, K_RECURSIVE };
 /* A move's effect on a fluent: bit 0 its value after the move from false,
  * bit 1 from true. */
 enum { SET0 = 0, FLIP = 1, KEEP = 2, SET1 = 3 };
@@ -74,10 +35,10 @@ struct stubborn {
   uint32_t n, nm, ns, W;       /* propositions, moves, slots, words */
   /* evaluation: a value is W words (moves where it holds) then W (where
    * it fails), or one word where no move is read (a scalar run) */
-  uint32_t *bh_lo, *bh;        /* rules by head */
-  uint8_t *kind;
+  const uint32_t *bh_lo, *bh;  /* rules by head (the kernel's) */
+  const uint8_t *kind;         /* K_* (the kernel's) */
   uint32_t *dmove;             /* per `does` proposition: its move */
-  uint8_t *fixed;              /* per proposition: FREE or its value */
+  uint8_t *fixed;              /* per proposition: VU (not) or its value */
   uint32_t *stamp, now, *off;  /* per proposition: its value this run */
   uint64_t *arena;
   size_t narena, arenacap;
@@ -112,13 +73,13 @@ struct stubborn {
 
 /* ---- evaluation ------------------------------------------------------- */
 
-static uint64_t *val(stub_t *T, uint32_t o)
+static uint64_t *value_at(stub_t *T, uint32_t o)
 {
   return T->arena + o;
 }
 
 /* Room for one value in the arena: its offset. */
-static uint32_t room(stub_t *T)
+static uint32_t arena_room(stub_t *T)
 {
   size_t need = T->narena + 2 * T->w;
   uint32_t o = (uint32_t)T->narena;
@@ -135,7 +96,7 @@ static uint32_t room(stub_t *T)
 
 static void set_const(stub_t *T, uint32_t o, int v)
 {
-  uint64_t *x = val(T, o);
+  uint64_t *x = value_at(T, o);
   memset(x, v == V1 ? 0xff : 0, T->w * 8);
   memset(x + T->w, v == V0 ? 0xff : 0, T->w * 8);
 }
@@ -143,7 +104,7 @@ static void set_const(stub_t *T, uint32_t o, int v)
 /* Whether value o holds (half 0) or fails (half 1) for every move: then
  * the rest of a disjunction (conjunction) cannot change it.  Bits past
  * the last move may spoil it, which only costs time. */
-static int all(const stub_t *T, uint32_t o, int half)
+static int all_moves(const stub_t *T, uint32_t o, int half)
 {
   const uint64_t *x = T->arena + o + half * T->w;
   uint32_t k;
@@ -154,16 +115,17 @@ static int all(const stub_t *T, uint32_t o, int half)
 }
 
 /* The value of proposition p (an offset). */
-static uint32_t ev(gdl_ctx *ctx, stub_t *T, uint32_t p, unsigned depth)
+static uint32_t eval_moves(gdl_ctx *ctx, stub_t *T, uint32_t p,
+                           unsigned depth)
 {
   const ground_t *G = T->G;
   uint32_t o, i, j, k;
   if (T->stamp[p] == T->now)
     return T->off[p];
-  o = room(T);
+  o = arena_room(T);
   T->stamp[p] = T->now;
   T->off[p] = o;
-  if (T->fixed[p] != FREE) {
+  if (T->fixed[p] != VU) {
     set_const(T, o, T->fixed[p]);
     return o;
   }
@@ -175,17 +137,17 @@ static uint32_t ev(gdl_ctx *ctx, stub_t *T, uint32_t p, unsigned depth)
   case K_RECURSIVE:
     set_const(T, o, VU);
     return o;
-  case K_NEVER:                /* a move no role can make */
+  case K_INPUT:                /* a move no role can make */
     set_const(T, o, T->sym ? V0 : VU);
     return o;
-  case K_DOES:
+  case K_MOVE:
     if (!T->sym) {
       set_const(T, o, VU);
     } else {
       uint32_t m = T->dmove[p];
       set_const(T, o, V0);
-      val(T, o)[m >> 6] |= (uint64_t)1 << (m & 63);
-      val(T, o)[T->w + (m >> 6)] &= ~((uint64_t)1 << (m & 63));
+      value_at(T, o)[m >> 6] |= (uint64_t)1 << (m & 63);
+      value_at(T, o)[T->w + (m >> 6)] &= ~((uint64_t)1 << (m & 63));
     }
     return o;
   default:
@@ -197,7 +159,7 @@ static uint32_t ev(gdl_ctx *ctx, stub_t *T, uint32_t p, unsigned depth)
   }
   for (i = T->bh_lo[p]; i < T->bh_lo[p + 1]; i++) {
     uint32_t r = T->bh[i], x = G->in[G->in_lo[r]];
-    if (G->in_lo[r + 1] - G->in_lo[r] == 1 && T->fixed[x >> 1] != FREE &&
+    if (G->in_lo[r + 1] - G->in_lo[r] == 1 && T->fixed[x >> 1] != VU &&
         T->fixed[x >> 1] == (x & 1 ? V0 : V1)) {
       set_const(T, o, V1);     /* a rule of one literal, fixed to hold
                                   (playable <= the legal move forced) */
@@ -205,20 +167,20 @@ static uint32_t ev(gdl_ctx *ctx, stub_t *T, uint32_t p, unsigned depth)
     }
   }
   set_const(T, o, V0);         /* a disjunction of its rules */
-  for (i = T->bh_lo[p]; i < T->bh_lo[p + 1] && !all(T, o, 0); i++) {
-    uint32_t r = T->bh[i], ro = room(T);
+  for (i = T->bh_lo[p]; i < T->bh_lo[p + 1] && !all_moves(T, o, 0); i++) {
+    uint32_t r = T->bh[i], ro = arena_room(T);
     set_const(T, ro, V1);      /* a conjunction of its literals */
-    for (j = G->in_lo[r]; j < G->in_lo[r + 1] && !all(T, ro, 1); j++) {
-      uint32_t q = ev(ctx, T, G->in[j] >> 1, depth + 1);
+    for (j = G->in_lo[r]; j < G->in_lo[r + 1] && !all_moves(T, ro, 1); j++) {
+      uint32_t q = eval_moves(ctx, T, G->in[j] >> 1, depth + 1);
       int neg = G->in[j] & 1;
-      uint64_t *rv = val(T, ro), *qv = val(T, q);
+      uint64_t *rv = value_at(T, ro), *qv = value_at(T, q);
       for (k = 0; k < T->w; k++) {
         rv[k] &= neg ? qv[T->w + k] : qv[k];
         rv[T->w + k] |= neg ? qv[k] : qv[T->w + k];
       }
     }
     {
-      uint64_t *pv = val(T, o), *rv = val(T, ro);
+      uint64_t *pv = value_at(T, o), *rv = value_at(T, ro);
       for (k = 0; k < T->w; k++) {
         pv[k] |= rv[k];
         pv[T->w + k] &= rv[T->w + k];
@@ -232,7 +194,7 @@ static uint32_t ev(gdl_ctx *ctx, stub_t *T, uint32_t p, unsigned depth)
 
 /* A new run: the moves symbolic, a value W words a set, or not, one
  * word. */
-static void run(stub_t *T, int sym)
+static void new_run(stub_t *T, int sym)
 {
   if (++T->now == 0) {
     memset(T->stamp, 0, T->n * sizeof *T->stamp);
@@ -244,21 +206,21 @@ static void run(stub_t *T, int sym)
 }
 
 /* The scalar value of p, in a run of its own. */
-static int ev1(gdl_ctx *ctx, stub_t *T, uint32_t p)
+static int eval_scalar(gdl_ctx *ctx, stub_t *T, uint32_t p)
 {
   const uint64_t *x;
-  run(T, 0);
-  x = val(T, ev(ctx, T, p, 0));
+  new_run(T, 0);
+  x = value_at(T, eval_moves(ctx, T, p, 0));
   return x[0] & 1 ? V1 : x[1] & 1 ? V0 : VU;
 }
 
 /* Move m's legality, scalar: its legal proposition and its gate. */
 static int legal1(gdl_ctx *ctx, stub_t *T, uint32_t m)
 {
-  int a = ev1(ctx, T, T->legal[m]), b;
+  int a = eval_scalar(ctx, T, T->legal[m]), b;
   if (a == V0 || T->gate[m] == NONE)
     return a;
-  b = ev1(ctx, T, T->gate[m]);
+  b = eval_scalar(ctx, T, T->gate[m]);
   return b == V0 ? V0 : a == V1 && b == V1 ? V1 : VU;
 }
 
@@ -268,7 +230,7 @@ static int unknown(stub_t *T, uint32_t q)
   const uint64_t *x;
   if (T->stamp[q] != T->now)
     return 1;
-  x = val(T, T->off[q]);
+  x = value_at(T, T->off[q]);
   return !(x[0] & 1) && !(x[1] & 1);
 }
 
@@ -308,9 +270,6 @@ static void reads(stub_t *T, uint32_t p, int live, uint32_t *stack,
 /* The evaluation's memory, of no use once built. */
 static void free_eval(gdl_ctx *ctx, stub_t *T)
 {
-  ctx_free(ctx, T->bh_lo);
-  ctx_free(ctx, T->bh);
-  ctx_free(ctx, T->kind);
   ctx_free(ctx, T->dmove);
   ctx_free(ctx, T->fixed);
   ctx_free(ctx, T->stamp);
@@ -318,9 +277,10 @@ static void free_eval(gdl_ctx *ctx, stub_t *T)
   ctx_free(ctx, T->arena);
   ctx_free(ctx, T->legal);
   ctx_free(ctx, T->gate);
-  T->bh_lo = T->bh = T->dmove = T->stamp = T->off = T->legal = T->gate =
-      NULL;
-  T->kind = T->fixed = NULL;
+  T->bh_lo = T->bh = NULL;
+  T->dmove = T->stamp = T->off = T->legal = T->gate = NULL;
+  T->kind = NULL;
+  T->fixed = NULL;
   T->arena = NULL;
 }
 
@@ -357,7 +317,8 @@ void stub_free(gdl_ctx *ctx, stub_t *T)
   ctx_free(ctx, T);
 }
 
-/* Each move's effect on each slot (see above); 0 where one is unknown. */
+/* Each move's effect on each slot (SET0, FLIP, KEEP, SET1); 0 where
+ * one is unknown. */
 static int effects(gdl_ctx *ctx, stub_t *T)
 {
   const ground_t *G = T->G;
@@ -376,11 +337,11 @@ static int effects(gdl_ctx *ctx, stub_t *T)
       }
       if (tp != NONE)
         T->fixed[tp] = (uint8_t)v;
-      run(T, 1);
-      memcpy(res + 2 * W * v, val(T, ev(ctx, T, G->next[s].prop, 0)),
-             2 * W * 8);
+      new_run(T, 1);
+      memcpy(res + 2 * W * v,
+             value_at(T, eval_moves(ctx, T, G->next[s].prop, 0)), 2 * W * 8);
       if (tp != NONE)
-        T->fixed[tp] = FREE;
+        T->fixed[tp] = VU;
     }
     for (m = 0; m < T->nm; m++) {
       uint32_t code = 0, b = m >> 6;
@@ -456,8 +417,8 @@ static int term_if(gdl_ctx *ctx, stub_t *T, uint32_t m)
   T->fixed[T->legal[m]] = V1;
   if (T->gate[m] != NONE)
     T->fixed[T->gate[m]] = V1;
-  v = ev1(ctx, T, T->term);
-  T->fixed[T->legal[m]] = FREE;
+  v = eval_scalar(ctx, T, T->term);
+  T->fixed[T->legal[m]] = VU;
   if (T->gate[m] != NONE)
     T->fixed[T->gate[m]] = old;
   return v;
@@ -480,7 +441,7 @@ static void needs(gdl_ctx *ctx, stub_t *T, uint32_t m, const uint32_t *rs,
         T->pre[(*npre)++] = rs[i] * 2 + !v;
       }
     }
-    T->fixed[tp] = FREE;
+    T->fixed[tp] = VU;
   }
 }
 
@@ -519,7 +480,7 @@ static int legality(gdl_ctx *ctx, stub_t *T)
       conj = conj && term_if(ctx, T, m) == V0;
     }
     for (i = lo; i < npre; i++)
-      T->fixed[G->tprop[T->pre[i] >> 1]] = FREE;
+      T->fixed[G->tprop[T->pre[i] >> 1]] = VU;
     T->pre_lo[m + 1] = npre;
     for (i = 0; i < nrs; i++) {
       uint32_t need = 2, j;
@@ -621,7 +582,7 @@ stub_t *stub_build(gdl_ctx *ctx, const est_t *E)
 {
   ground_t *G = ctx->ground;
   stub_t *T;
-  uint32_t i, r, m, goal = NONE, term;
+  uint32_t i, m, goal = NONE, term;
   if (!E || !G || ctx->nroles != 1 || !G->nlegal[0] ||
       G->nlegal[0] > MAX_MOVES || !G->terminal)
     return NULL;
@@ -638,22 +599,13 @@ stub_t *stub_build(gdl_ctx *ctx, const est_t *E)
   T->nm = G->nlegal[0];
   T->ns = G->ntslots;
   T->W = (T->nm + 63) / 64;
-  ground_rules_by_head(ctx, G, &T->bh_lo, &T->bh);
-  T->kind = ctx_alloc(ctx, T->n + 1);
-  T->dmove = ctx_alloc(ctx, (T->n + 1) * sizeof *T->dmove);
-  for (i = 0; i < T->n; i++) {
-    const term_t *t = &ctx->terms[G->atom[i]];
-    if (i == G->always)
-      T->kind[i] = K_ALWAYS;
-    else if (G->tslot[i])
-      T->kind[i] = K_TRUE;
-    else if (t->kind == T_FN && t->sym == S_DOES && t->arity == 2)
-      T->kind[i] = K_NEVER;    /* unless a move's, below */
+  {
+    const kern_t *K = kern_get(ctx);
+    T->bh_lo = K->bh_lo;
+    T->bh = K->bh;
+    T->kind = K->kind;
   }
-  for (i = 0; i < G->ngroups; i++)
-    if (G->groups[i].recursive)
-      for (r = G->groups[i].lo; r < G->groups[i].hi; r++)
-        T->kind[G->head[r]] = K_RECURSIVE;
+  T->dmove = ctx_alloc(ctx, (T->n + 1) * sizeof *T->dmove);
   T->byterm = ctx_alloc(ctx, (T->nm + 1) * sizeof *T->byterm);
   T->legal = ctx_alloc(ctx, (T->nm + 1) * sizeof *T->legal);
   T->gate = ctx_alloc(ctx, (T->nm + 1) * sizeof *T->gate);
@@ -663,14 +615,12 @@ stub_t *stub_build(gdl_ctx *ctx, const est_t *E)
     T->legal[m] = G->legal[0][m].prop;
     T->gate[m] = G->lgate[0][m] != T->legal[m] && G->lgate[0][m] != G->always
                      ? G->lgate[0][m] : NONE;
-    if (d != NONE) {
-      T->kind[d] = K_DOES;
-      T->dmove[d] = m;
-    }
+    if (d != NONE)
+      T->dmove[d] = m;     /* the kernel's K_MOVE */
   }
   qsort(T->byterm, T->nm, sizeof *T->byterm, ground_cmp_u64);
   T->fixed = ctx_alloc(ctx, T->n + 1);
-  memset(T->fixed, FREE, T->n);
+  memset(T->fixed, VU, T->n);
   T->stamp = ctx_alloc(ctx, (T->n + 1) * sizeof *T->stamp);
   T->off = ctx_alloc(ctx, (T->n + 1) * sizeof *T->off);
   T->term = term;
@@ -700,9 +650,9 @@ stub_t *stub_build(gdl_ctx *ctx, const est_t *E)
     for (i = 0; i < nrs; i++)
       for (v = 0; v < 2; v++) {
         T->fixed[G->tprop[rs[i]]] = (uint8_t)v;
-        if (ev1(ctx, T, goal) == V0)
+        if (eval_scalar(ctx, T, goal) == V0)
           T->gl[T->ngl++] = rs[i] * 2 + !v;
-        T->fixed[G->tprop[rs[i]]] = FREE;
+        T->fixed[G->tprop[rs[i]]] = VU;
       }
     ctx_free(ctx, stack);
     ctx_free(ctx, seen);
@@ -739,7 +689,7 @@ static inline int bit_at(const uint64_t *b, uint32_t s)
   return (int)(b[s >> 6] >> (s & 63) & 1);
 }
 
-static void add(stub_t *T, uint32_t m)
+static void add_to_set(stub_t *T, uint32_t m)
 {
   if (T->inT[m] != T->snow) {
     T->inT[m] = T->snow;
@@ -770,7 +720,7 @@ static void add_setters(stub_t *T, uint32_t s, uint32_t v, int check)
   for (i = T->ach_lo[v][s]; i < T->ach_lo[v][s + 1]; i++) {
     uint32_t b = T->ach[v][i] >> 2;
     if (T->inT[b] != T->snow && !(check && stops(T, b)))
-      add(T, b);
+      add_to_set(T, b);
   }
 }
 
@@ -833,7 +783,7 @@ static uint32_t closure(stub_t *T, const uint64_t *cur, uint32_t lit,
           continue;
         if (need == 2 || (code >> need & 1) != need)
           if (!stops(T, b))
-            add(T, b);
+            add_to_set(T, b);
       }
       /* moves whose effect on s does not commute with a's */
       for (v = 0; v < 2; v++)
@@ -841,7 +791,7 @@ static uint32_t closure(stub_t *T, const uint64_t *cur, uint32_t lit,
           uint32_t b = T->ach[v][j] >> 2;
           if ((T->ach[v][j] & 3) != code && T->inT[b] != T->snow &&
               !stops(T, b))
-            add(T, b);
+            add_to_set(T, b);
         }
     }
   }
@@ -893,14 +843,14 @@ size_t stub_reduce(gdl_ctx *ctx, stub_t *T, const gdl_term *mv, size_t n,
     return n;                  /* goal 100's literals hold: no landmark */
   best = (uint32_t)n;
   for (tries = 0; tries < MAX_CLOSURES; tries++) {
-    uint32_t pick = NONE, c;
+    uint32_t lm = NONE, c;      /* the landmark tried */
     for (i = 0; i < nl; i++)   /* the untried one of fewest legal setters */
-      if (T->cnt[i] != NONE && (pick == NONE || T->cnt[i] < T->cnt[pick]))
-        pick = i;
-    if (pick == NONE || T->cnt[pick] >= best)
+      if (T->cnt[i] != NONE && (lm == NONE || T->cnt[i] < T->cnt[lm]))
+        lm = i;
+    if (lm == NONE || T->cnt[lm] >= best)
       break;
-    c = closure(T, cur, T->lit[pick], best);
-    T->cnt[pick] = NONE;
+    c = closure(T, cur, T->lit[lm], best);
+    T->cnt[lm] = NONE;
     if (c < best) {            /* the best T yet: its legal moves, in order */
       best = c;
       found = 1;

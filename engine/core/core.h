@@ -337,6 +337,7 @@ void fmt_file(gdl_ctx *ctx, uint32_t file, const gdl_node *forms,
 /* What the layers above keep in the context (network/network.h,
  * analysis/analysis.h): the context holds them by pointer only. */
 typedef struct ground ground_t;
+typedef struct kernel kern_t;
 typedef struct estimator est_t;
 typedef struct stubborn stub_t;
 typedef struct budget bud_t;
@@ -432,6 +433,8 @@ struct gdl_ctx {
    * nothing of the layer above it */
   void (*grounding)(gdl_ctx *ctx, const rule_t *r);
   ground_t *ground;            /* the grounded engine, when built */
+  kern_t *kern;                /* its analyses' kernel (kernel.c), once
+                                  one asked */
   est_t *est;                  /* its estimator, once a search asked */
   stub_t *stub;                /* its stubborn sets, once a search asked */
   int stub_tried;              /* ... (NULL: the rules do not allow them) */

@@ -299,10 +299,9 @@ int cli_parse(int argc, char **argv, opts_t *o)
     } else if (OPT("--plan")) {
       o->plan = 1;
     } else if (OPT("--algorithm") || OPT("-a")) {
+      gdl_algorithm alg;
       VALUE();
-      if (strcmp(v, "bfs") && strcmp(v, "iddfs") && strcmp(v, "dfs") &&
-          strcmp(v, "astar") && strcmp(v, "idastar") && strcmp(v, "gbfs") &&
-          strcmp(v, "auto"))
+      if (gdl_algorithm_parse(v, &alg) != 0)
         return usage_error("--algorithm is auto, astar, idastar, gbfs, bfs, "
                            "iddfs or dfs, not '%s'", v);
       o->algorithm = v;

@@ -56,7 +56,8 @@ static int hold_child(search_t *S, void *arg, size_t place)
   k->off = c->nfacts;
   k->n = n;
   store_copy(S, c->facts + c->nfacts, S->child.facts, n);
-  if (!S->together)           /* (together: once estimated, store_kids) */
+  if (!S->together)           /* (together: once estimated,
+                                 commit_children) */
     store_unclocked(S, c->facts + c->nfacts);
   k->hash = store_hash(S, c->facts + c->nfacts, n);
   for (r = 0; r < S->k; r++)
@@ -110,7 +111,7 @@ static void fewest_on_top(search_t *S, walk_t *a, uint32_t base)
   }
 }
 
-static void store_kids(search_t *S, walk_t *a, kids_t *c)
+static void commit_children(search_t *S, walk_t *a, kids_t *c)
 {
   uint32_t i, base = a->nstack;
   if (S->together && c->nkids) {
@@ -192,7 +193,7 @@ static void search_stored(search_t *S, int dfs)
       id = a.stack[--a.nstack];
     } else {
       if (next >= S->nstates)           /* the last children first */
-        store_kids(S, &a, &a.set[!a.cur]);
+        commit_children(S, &a, &a.set[!a.cur]);
       if (next >= S->nstates)
         break;
       id = next++;
@@ -210,7 +211,7 @@ static void search_stored(search_t *S, int dfs)
     }
     if (t == 1) {
       if (!dfs)                /* as if stored when they were made */
-        store_kids(S, &a, &a.set[!a.cur]);
+        commit_children(S, &a, &a.set[!a.cur]);
       r->status = GDL_SOLVED;
       r->goal = 100;
       store_plan(S, id);
@@ -225,7 +226,7 @@ static void search_stored(search_t *S, int dfs)
     expand_successors(S, hold_child, &a, 1);
     if (!dfs)                  /* bfs: this state's children wait a turn */
       a.cur = !a.cur;
-    store_kids(S, &a, &a.set[a.cur]);
+    commit_children(S, &a, &a.set[a.cur]);
   }
   r->status = GDL_UNSOLVABLE;
   r->depth = dfs ? 0 : depth;

@@ -166,15 +166,16 @@ int expand_successors(search_t *S, expand_fn each, void *arg, int first)
 /* ---- estimates and dead ends ------------------------------------------ */
 
 /* Whether state w is a dead end by its latches or by the move budget. */
-static int dead(est_t *E, bud_t *B, const uint32_t *w)
+static int dead_end(est_t *E, bud_t *B, const uint32_t *w)
 {
   return est_dead(E, w) || (B && bud_dead(B, E, w));
 }
 
 /* E's h_max and h_ff of state w, each raised to D's sum of the groups'
  * distances (groups.c; NULL: none), into *hmax and *hff. */
-static void estimates(est_t *E, const groups_t *D, const uint32_t *w,
-                      uint32_t *hmax, uint32_t *hff)
+static void estimates_with_groups(est_t *E, const groups_t *D,
+                                  const uint32_t *w, uint32_t *hmax,
+                                  uint32_t *hff)
 {
   uint32_t d;
   est_state(E, w, hmax, hff);
@@ -199,8 +200,8 @@ int expand_estimate(search_t *S, const uint32_t *w, uint32_t *hmax,
     return 1;
   if ((++S->ctx->poll & 63) == 0)   /* an estimate can take a while */
     ctx_poll(S->ctx);
-  estimates(S->E, S->D, w, hmax, hff);
-  if (*hmax == EST_DEAD || (S->prune && dead(S->E, S->B, w))) {
+  estimates_with_groups(S->E, S->D, w, hmax, hff);
+  if (*hmax == EST_DEAD || (S->prune && dead_end(S->E, S->B, w))) {
     if (S->prune) {
       S->res->pruned++;
       return 0;
@@ -258,8 +259,9 @@ static void *estimate_part(void *arg)
   uint32_t i;
   for (i = j->lo; i < j->hi; i++) {
     const uint32_t *w = S->kbits + (size_t)i * S->words;
-    estimates(j->E, S->D, w, &S->khm[i], &S->khf[i]);
-    S->kdead[i] = S->khm[i] == EST_DEAD || (S->prune && dead(j->E, j->B, w));
+    estimates_with_groups(j->E, S->D, w, &S->khm[i], &S->khf[i]);
+    S->kdead[i] = S->khm[i] == EST_DEAD ||
+                  (S->prune && dead_end(j->E, j->B, w));
   }
   return NULL;
 }

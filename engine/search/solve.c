@@ -108,7 +108,7 @@ const char *gdl_algorithm_label(gdl_algorithm a)
 /* ---- one search ------------------------------------------------------- */
 
 /* The store and the scratch states go back to the context. */
-static void release(search_t *S)
+static void search_free(search_t *S)
 {
   gdl_ctx *ctx = S->ctx;
   store_free(S);
@@ -141,7 +141,7 @@ static void release(search_t *S)
   ctx->have_state = 0;        /* the network's is some state searched */
 }
 
-static void finish(search_t *S)
+static void search_finish(search_t *S)
 {
   /* a board reached again by more moves, left out, may have ended the
    * game by the counter there: the best goal is the best found */
@@ -177,7 +177,7 @@ static gdl_status run_protected(search_t *S)
     ctx->jmp = old;
     search_mode_off(ctx);
     store_measure(S);
-    release(S);
+    search_free(S);
     if (ctx->thrown != GDL_ELIMIT)
       return ctx->thrown;
     res->status = GDL_LIMIT;
@@ -224,8 +224,8 @@ static gdl_status run_protected(search_t *S)
     search_near(S);
   else
     A->run(S);
-  finish(S);
-  release(S);
+  search_finish(S);
+  search_free(S);
   ctx->jmp = old;
   search_mode_off(ctx);
   return GDL_OK;

@@ -54,7 +54,10 @@ $(B)/infix_lexer.o: $(B)/infix_lexer.c $(B)/infix_parser.h
 $(B)/%.o: %.c $(B)/parser.h | $(B)/.dir
 	$(CC) $(CPPFLAGS) $(CFLAGS) $(WARN) $(EXTRA_WARN) -MMD -c -o $@ $<
 
+# made anew, so that an object whose source went (a file split or
+# renamed) leaves the archive too
 $(B)/libgdl.a: $(LIBOBJ)
+	rm -f $@
 	$(AR) rcs $@ $^
 
 $(B)/gdl: $(call OBJ,$(B),$(CLISRC)) $(B)/libgdl.a

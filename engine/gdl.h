@@ -317,8 +317,19 @@ typedef enum {
                               share of the time: the best plan found */
 } gdl_algorithm;
 
-/* "bfs", "iddfs", "dfs", "astar", "idastar", "gbfs" or "auto". */
+/* "bfs", "iddfs", "dfs", "astar", "idastar", "gbfs" or "auto" ("?" for
+ * no algorithm). */
 const char *gdl_algorithm_name(gdl_algorithm a);
+/* The algorithm whose gdl_algorithm_name is `name` into *a: 0, or -1
+ * (and *a untouched) when there is none. */
+int gdl_algorithm_parse(const char *name, gdl_algorithm *a);
+/* Its line in `gdl solve --help`: what it searches and guarantees (a
+ * static string; NULL for no algorithm). */
+const char *gdl_algorithm_help(gdl_algorithm a);
+/* What gdl_progress.depth is while it runs: "depth", "bound" (moves made
+ * + estimate) or "estimate" (a static string; "depth" for no
+ * algorithm). */
+const char *gdl_algorithm_label(gdl_algorithm a);
 
 typedef struct {
   unsigned depth;          /* depth being searched (bfs: of the frontier;

@@ -1087,6 +1087,43 @@ START_TEST(test_threads_lean)
 }
 END_TEST
 
+
+/* ---- the table of algorithms ------------------------------------------ */
+
+/* Every algorithm's name parses back to it, its progress label is one the
+ * progress line knows, and its help line is in `gdl solve --help`, so
+ * that a row added to the table (solve.c) without its text fails here. */
+START_TEST(test_algorithm_table)
+{
+  char *out, *err;
+  gdl_algorithm a, b;
+  unsigned n = 0;
+  ck_assert_int_eq(tu_gdl_run(&out, &err, "solve --help"), 0);
+  for (a = (gdl_algorithm)0; strcmp(gdl_algorithm_name(a), "?") != 0;
+       a = (gdl_algorithm)(a + 1), n++) {
+    const char *name = gdl_algorithm_name(a), *help = gdl_algorithm_help(a);
+    const char *label = gdl_algorithm_label(a);
+    ck_assert_int_eq(gdl_algorithm_parse(name, &b), 0);
+    ck_assert_int_eq(b, a);
+    ck_assert_msg(help && strstr(out, help), "%s: help '%s' not in "
+                  "gdl solve --help", name, help ? help : "(null)");
+    ck_assert_msg(strcmp(label, "depth") == 0 || strcmp(label, "bound") == 0
+                  || strcmp(label, "estimate") == 0, "%s: label %s", name,
+                  label);
+  }
+  ck_assert_uint_eq(n, GDL_AUTO + 1);
+  b = GDL_DFS;
+  ck_assert_int_eq(gdl_algorithm_parse("shorten", &b), -1);
+  ck_assert_int_eq(gdl_algorithm_parse(NULL, &b), -1);
+  ck_assert_int_eq(b, GDL_DFS);
+  ck_assert_str_eq(gdl_algorithm_label(GDL_GBFS), "estimate");
+  ck_assert_str_eq(gdl_algorithm_label(GDL_IDASTAR), "bound");
+  ck_assert_ptr_null(gdl_algorithm_help((gdl_algorithm)(GDL_AUTO + 1)));
+  free(out);
+  free(err);
+}
+END_TEST
+
 Suite *search_suite(void)
 {
   Suite *s = suite_create("search");
@@ -1137,6 +1174,10 @@ Suite *search_suite(void)
   tcase_add_test(tc, test_limit_then_solve);
   tcase_add_test(tc, test_interrupt);
   tcase_add_test(tc, test_solve_rule_base);
+  suite_add_tcase(s, tc);
+
+  tc = tcase_create("table");
+  tcase_add_test(tc, test_algorithm_table);
   suite_add_tcase(s, tc);
   return s;
 }

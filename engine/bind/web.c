@@ -455,9 +455,8 @@ const char *web_solve(const char *algorithm, double max_seconds,
   if (!ready)
     return error("no game is loaded");
   memset(&so, 0, sizeof so);
-  for (so.algorithm = GDL_BFS; so.algorithm < GDL_AUTO; so.algorithm++)
-    if (strcmp(algorithm, gdl_algorithm_name(so.algorithm)) == 0)
-      break;                      /* none named: auto */
+  so.algorithm = GDL_AUTO;        /* none named: auto */
+  gdl_algorithm_parse(algorithm, &so.algorithm);
   so.max_seconds = max_seconds;
   so.max_states = (uint64_t)max_states;
   so.start = from_current ? &stack[depth - 1] : NULL;

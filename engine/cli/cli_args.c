@@ -93,10 +93,9 @@ static int read_engine(const char *opt, const char *v, void *field)
 
 static int read_algorithm(const char *opt, const char *v, void *field)
 {
+  gdl_algorithm a;
   (void)opt;
-  if (strcmp(v, "bfs") && strcmp(v, "iddfs") && strcmp(v, "dfs") &&
-      strcmp(v, "astar") && strcmp(v, "idastar") && strcmp(v, "gbfs") &&
-      strcmp(v, "auto"))
+  if (gdl_algorithm_parse(v, &a) != 0)
     return usage_error("--algorithm is auto, astar, idastar, gbfs, bfs, "
                        "iddfs or dfs, not '%s'", v);
   *(const char **)field = v;

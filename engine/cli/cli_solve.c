@@ -19,14 +19,13 @@ typedef struct {
 static void show_progress(void *arg, const gdl_progress *p)
 {
   progress_t *pr = arg;
+  gdl_algorithm a;
   if (!pr->live)
     return;
   fprintf(stderr, "\r\033[K%s  %s %u  expanded %llu  generated %llu  "
           "%.0f states/s  %.1f MB", p->algorithm,
-          strcmp(p->algorithm, "gbfs") == 0 ? "estimate"
-          : strcmp(p->algorithm, "astar") == 0 ||
-                  strcmp(p->algorithm, "idastar") == 0 ? "bound"
-                                                       : "depth",
+          gdl_algorithm_parse(p->algorithm, &a) == 0 ? gdl_algorithm_label(a)
+                                                     : "depth",
           p->depth,
           (unsigned long long)p->expanded, (unsigned long long)p->generated,
           p->seconds > 0 ? (double)p->expanded / p->seconds : 0.0,
@@ -37,10 +36,8 @@ static void show_progress(void *arg, const gdl_progress *p)
 void solve_options(const opts_t *o, gdl_solve_opts *so)
 {
   memset(so, 0, sizeof *so);
-  for (so->algorithm = GDL_BFS; so->algorithm < GDL_AUTO; so->algorithm++)
-    if (o->algorithm && strcmp(o->algorithm,
-                               gdl_algorithm_name(so->algorithm)) == 0)
-      break;                    /* none named: auto */
+  so->algorithm = GDL_AUTO;     /* none named: auto */
+  gdl_algorithm_parse(o->algorithm, &so->algorithm);
   so->prune = o->prune;
   so->fewest_first = o->fewest_first;
   so->stubborn = o->stubborn;

@@ -647,8 +647,8 @@ uint64_t gbatch_joints(const gbatch_t *B, uint32_t lane)
 }
 
 /* Joint move number j of lane l (the last role's moves vary fastest, each
- * role's in the order of its legal entries, as successors() counts them):
- * per role, its legal entry. */
+ * role's in the order of its legal entries, as expand_successors()
+ * counts them): per role, its legal entry. */
 static void joint_entries(const gbatch_t *B, uint32_t l, uint64_t j,
                           uint32_t *e)
 {

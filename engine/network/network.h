@@ -78,8 +78,8 @@ void gbatch_states(gbatch_t *B, const uint32_t *const *w, uint32_t n);
 uint64_t gbatch_terminal(const gbatch_t *B);
 long gbatch_goal(const gbatch_t *B, uint32_t lane);
 /* The joint moves of a lane (0 when a role has none), numbered as
- * successors() in search.c counts them: the last role's moves vary
- * fastest; joint move j of a lane as terms, one a role. */
+ * expand_successors() (search/expand.c) counts them: the last role's
+ * moves vary fastest; joint move j of a lane as terms, one a role. */
 uint64_t gbatch_joints(const gbatch_t *B, uint32_t lane);
 void gbatch_joint(const gbatch_t *B, uint32_t lane, uint64_t j,
                   gdl_term *moves);

@@ -1,10 +1,283 @@
 /*
- * search.h - the searches' parts shared with the bindings above them
- * (gdl-mpi): the breadth-first search by levels.
+ * search.h - the searches' shared parts: the search's state (search_t),
+ * the state store, the successors and estimates, the table of algorithms
+ * (solve.c), and the breadth-first search by levels, which the bindings
+ * above (gdl-mpi) use too.
  */
 #ifndef GDL_SEARCH_H
 #define GDL_SEARCH_H
 #include "analysis/analysis.h"
+
+typedef struct search search_t;
+
+/* ---- the table of algorithms (solve.c) ------------------------------ */
+
+/* One of auto's turns: auto runs the turns of all rows in the order of
+ * `turn`, each with a share of the time left. */
+typedef struct {
+  unsigned turn;              /* its place in auto's order, from 1; 0: no
+                                 turn */
+  double part, most;          /* of the time left; at most seconds (0: no
+                                 most, or no limit where none is set) */
+  int fewest;                 /* fewest moves first (dfs) */
+  int prune;                  /* where the user said neither: 1 pruned,
+                                 -1 not, 0 the search's default */
+} search_turn;
+
+/* Where a search estimates the children of a state on several threads
+ * (kids_estimate). */
+enum { KIDS_ON_ONE, KIDS_ON_THREADS, KIDS_ON_THREADS_PRUNING };
+
+/* An algorithm, a row of the table: all that gdl_solve, auto and the
+ * command line need to know of it. */
+typedef struct {
+  const char *name;           /* gdl_algorithm_name; NULL: no such row */
+  void (*run)(search_t *S);   /* the search; NULL: auto's portfolio */
+  int shortest;               /* a plan it finds is proven shortest */
+  int informed;               /* reads estimates: built for it, and dead
+                                 ends pruned by default */
+  int stubborn;               /* searches a stubborn set's moves where
+                                 the rules allow */
+  int counter;                /* stores states without the step counter
+                                 where the rules allow */
+  int budget;                 /* prunes by the move budget too */
+  int groups;                 /* adds the groups' distances to the
+                                 estimates */
+  int kids;                   /* KIDS_*: children estimated on threads */
+  int shortens;               /* its plan made shorter by default */
+  search_turn turns[3];       /* auto's turns of it */
+  const char *help;           /* its line in `gdl solve --help` */
+  const char *label;          /* what the progress line's depth is */
+} search_algorithm;
+
+/* ---- the search's state --------------------------------------------- */
+
+/* search_near's (shorten.c): the plan whose neighbourhood is searched */
+typedef struct {
+  const gdl_term *plan;
+  size_t len;                 /* its steps */
+  unsigned radius;            /* the moves off it searched */
+  uint32_t *keys, n;          /* its states as stored (words each), the
+                                 start first */
+  uint32_t *tab, mask;        /* ... a hash set of them: index + 1 */
+  uint32_t *tmp;              /* a child as stored */
+  uint8_t *off;               /* per stored state: moves off the plan */
+  uint32_t offcap, parent;
+  uint64_t cut;               /* children left out, too far off */
+  uint64_t uneven;            /* states met again by a way of another
+                                 length */
+} near_t;
+
+struct search {
+  gdl_ctx *ctx;
+  const gdl_solve_opts *o;
+  const search_algorithm *alg;  /* the row of o->algorithm */
+  gdl_solve_result *res;
+  uint32_t k;                 /* roles */
+  uint32_t words;             /* a state is its bits in this many words
+                                 (the grounded engine), or 0: its facts */
+  int played;                 /* the network has had joint move S->joint */
+  double t0, next_report;
+  /* the store (store.c) */
+  gdl_term *pool;             /* facts of all states */
+  uint64_t npool, poolcap;
+  struct facts_slot {         /* per state, what a lookup reads (one line);
+                                 none where states are bits, all of one
+                                 size: state id is at pool + id * words */
+    uint64_t off;             /* offset in pool */
+    uint32_t nfacts, hash;
+  } *slot;
+  uint32_t *parent;
+  uint32_t *depth;            /* per state: moves from the start */
+  gdl_term *moves;            /* per state: the k moves that reached it */
+  uint32_t nstates, cap;
+  uint32_t *table;            /* hash set: state id + 1 in the bits of the
+                                 mask, the hash's bits above them (so a
+                                 probe looks at a state only when they
+                                 match); 0 empty */
+  uint32_t mask;
+  /* scratch */
+  gdl_state cur, child;
+  gdl_term *joint;
+  long best_goal;
+  uint32_t best_state;        /* state with the best terminal goal */
+  /* estimates (estimate.c) */
+  est_t *E;                   /* or NULL: every estimate 0 */
+  stub_t *T;                  /* or NULL: every legal move searched */
+  counter_t *C;               /* a step counter left out of stored
+                                 states, or NULL (counter.c) */
+  int reopen;                 /* a stored state reached by fewer moves
+                                 is taken up again (store_add) */
+  int prune;                  /* dead ends left out */
+  int best;                   /* BEST_ASTAR or BEST_GBFS, or 0; the store
+                                 keeps hval and closed where not 0 */
+  uint32_t *hval;             /* astar, gbfs: per state, its estimate */
+  uint8_t *closed;            /* astar, gbfs: per state, expanded */
+  struct pq { uint64_t key; uint32_t id; } *heap;
+  uint32_t nheap, heapcap;
+  /* best-first: the children of the state being expanded, estimated
+   * together, on several threads where that pays (kids_estimate) */
+  uint32_t *kbits;            /* words each */
+  gdl_term *kmoves;           /* k each */
+  uint32_t *khm, *khf;
+  uint8_t *kdead;
+  uint32_t nkids, kidcap;
+  est_t **Es;                 /* per thread but the first: a copy of E */
+  bud_t *B;                   /* the move budget (pruning only), or NULL */
+  bud_t **Bs;                 /* per thread but the first: a copy of B */
+  const groups_t *D;          /* groups summed (groups.c), or NULL */
+  unsigned nthreads;
+  double est_cost;            /* seconds an estimate, as last measured */
+  int together;               /* bfs, dfs: dead ends found among a
+                                 state's children together (threads) */
+  const char *running;        /* the search's name, for progress */
+  near_t *N;                  /* search_near's, or NULL */
+  uint32_t fanout;            /* successors of the state being expanded */
+};
+
+enum { BEST_ASTAR = 1, BEST_GBFS = 2 };
+
+/* ---- the store (store.c) --------------------------------------------
+ * States as facts (term ids, the interpreter) or as bits (the grounded
+ * engine, S->words of them); the functions below take either, so that a
+ * search need not ask which. */
+
+/* The hash of a state's facts, or of its bits. */
+static inline uint32_t store_hash(const search_t *S, const gdl_term *f,
+                                  uint32_t n)
+{
+  gdl_state s;
+  uint64_t h;
+  if (S->words)
+    return words_hash(f, n);
+  s.n = n;
+  s.facts = (gdl_term *)f;
+  h = gdl_state_hash(&s);
+  return (uint32_t)(h ^ (h >> 32));
+}
+
+/* The facts (or bits) of stored state id, *n of them. */
+static inline const gdl_term *store_get(const search_t *S, uint32_t id,
+                                        uint32_t *n)
+{
+  if (S->words) {
+    *n = S->words;
+    return S->pool + (size_t)id * S->words;
+  }
+  *n = S->slot[id].nfacts;
+  return S->pool + S->slot[id].off;
+}
+
+/* A state's n facts (or bits) from src to dst. */
+static inline void store_copy(const search_t *S, gdl_term *dst,
+                              const gdl_term *src, uint32_t n)
+{
+  if (S->words)
+    copy_words(dst, src, n);
+  else
+    COPY(dst, src, n * sizeof *dst);
+}
+
+/* State bits w without the step counter, as stored. */
+static inline void store_unclocked(search_t *S, uint32_t *w)
+{
+  if (S->C)
+    counter_out(S->C, w);
+}
+
+/* Fetches the line a lookup of hash h reads first: the table's, or the
+ * first stored state whose hash bits in the table match. */
+static inline void store_prefetch_slot(const search_t *S, uint32_t h)
+{
+  if (S->mask)
+    __builtin_prefetch(&S->table[h & S->mask]);
+}
+static inline void store_prefetch_state(const search_t *S, uint32_t h)
+{
+  uint32_t j = h & S->mask, e, n;
+  for (; (e = S->table[j]) != 0; j = (j + 1) & S->mask)
+    if ((e & ~S->mask) == (h & ~S->mask)) {
+      __builtin_prefetch(S->words ? store_get(S, (e & S->mask) - 1, &n)
+                                  : (const void *)&S->slot[(e & S->mask) - 1]);
+      break;
+    }
+}
+
+/* States as bits where the grounded network keeps them so (S->cur, the
+ * start, turned into bits; S->child made room for), else as facts. */
+void store_choose(search_t *S);
+/* Adds s (its hash h, store_hash; parent, moves) unless stored; returns
+ * its id, *isnew 1 when new, 2 when stored but now reached by fewer moves
+ * (S->reopen: it takes the new way), else 0.  With a step counter, s is
+ * without it (store_unclocked). */
+uint32_t store_add(search_t *S, const gdl_state *s, uint32_t h,
+                   uint32_t parent, const gdl_term *moves, int *isnew);
+/* Stores the start (S->cur), without its step counter, as state 0. */
+void store_start(search_t *S);
+/* Stored state id into s, the step counter's value at its depth put
+ * back. */
+void store_load(search_t *S, uint32_t id, gdl_state *s);
+/* The plan to state id, from the parents, into S->res. */
+void store_plan(search_t *S, uint32_t id);
+/* S->res->bytes_per_state: the store's memory per state. */
+void store_measure(search_t *S);
+/* The store's memory back to the context. */
+void store_free(search_t *S);
+/* The network's (or the interpreter's) current state set to s. */
+void state_set(search_t *S, const gdl_state *s);
+/* Role r's legal moves in the current state into *mv: how many. */
+size_t state_legal(search_t *S, uint32_t r, const gdl_term **mv);
+/* The successor of the current state by S->joint into S->child. */
+void state_next(search_t *S);
+
+/* ---- successors and estimates (expand.c) ---------------------------- */
+
+/* Progress (every 0.25 s, or with force) and the time limit. */
+void search_report(search_t *S, unsigned depth, int force);
+/* The start (the initial state or opts->start) into S->cur, the store's
+ * kind chosen, and the analyses the search reads: the step counter, the
+ * move budget, the groups. */
+void search_start(search_t *S);
+/* Sets the current state to s (stored as id) and tests it: 1 when it is
+ * a solution, -1 when terminal (not to be expanded), 0 otherwise. */
+int expand_test(search_t *S, const gdl_state *s, uint32_t id);
+/* Calls each(S, arg, place) once per joint move of the current state,
+ * with S->joint set, S->child the successor and `place` its place among
+ * them (the last role's moves vary fastest); 1 when each stopped it.
+ * With `first` and states of bits, the joint move played last comes first
+ * where it is legal here, the others after it in their order, wrapping
+ * around: the network has that move already, so its child costs no
+ * propagation of a change of move. */
+typedef int (*expand_fn)(search_t *S, void *arg, size_t place);
+int expand_successors(search_t *S, expand_fn each, void *arg, int first);
+/* The estimates of a state of bits w into *hmax and *hff (0 without
+ * estimates); 0 when it is a dead end left out (counted), else 1.  Where
+ * pruning is off a dead end is searched like any state, estimated 0. */
+int expand_estimate(search_t *S, const uint32_t *w, uint32_t *hmax,
+                    uint32_t *hff);
+/* Whether pruning leaves out the state of bits w (a blind search). */
+int expand_pruned(search_t *S, const uint32_t *w);
+/* Keeps state w (bits), made by `moves`, among the children to estimate
+ * together (S->kbits). */
+void kids_keep(search_t *S, const uint32_t *w, const gdl_term *moves);
+/* An expand_fn: the child kept (kids_keep). */
+int kids_keep_child(search_t *S, void *arg, size_t place);
+/* The kept children's estimates into S->khm, S->khf, S->kdead; the same
+ * on any number of threads. */
+void kids_estimate(search_t *S);
+
+/* ---- the algorithms (a file each) ----------------------------------- */
+
+void search_bfs(search_t *S);       /* bfs_dfs.c */
+void search_dfs(search_t *S);
+void search_iddfs(search_t *S);     /* iddfs.c */
+void search_idastar(search_t *S);
+void search_astar(search_t *S);     /* best.c */
+void search_gbfs(search_t *S);
+/* The breadth-first search of S->N's neighbourhood (shorten.c); its
+ * memory back to the context with near_free. */
+void search_near(search_t *S);
+void near_free(gdl_ctx *ctx, near_t *N);
 
 /* ---- breadth-first by levels (bfs.c) -------------------------------- */
 

@@ -1,0 +1,319 @@
+/*
+ * expand.c - what every search does with a state: its start set up, a
+ * state tested, its successors made, its estimates and dead ends read
+ * (estimate.c, budget.c, groups.c), the children of one state estimated
+ * together on several threads, and progress and the time limit.
+ */
+#include <string.h>
+
+#include "search/search.h"
+
+#if GDL_THREADS
+#include <pthread.h>
+#endif
+
+void search_report(search_t *S, unsigned depth, int force)
+{
+  double t = ctx_clock();
+  gdl_solve_result *r = S->res;
+  r->seconds = t - S->t0;
+  r->peak_memory = gdl_memory_peak(S->ctx);
+  if (S->o->max_seconds > 0 && r->seconds > S->o->max_seconds)
+    ctx_throw(S->ctx, GDL_ELIMIT, "time limit of %g s reached",
+              S->o->max_seconds);
+  ctx_poll(S->ctx);
+  if (S->o->progress && (force || t >= S->next_report)) {
+    gdl_progress p;
+    p.depth = depth;
+    p.expanded = r->expanded;
+    p.generated = r->generated;
+    p.seconds = r->seconds;
+    p.memory = gdl_memory_used(S->ctx);
+    p.algorithm = S->running;
+    S->o->progress(S->o->progress_arg, &p);
+    S->next_report = t + 0.25;
+  }
+}
+
+/* ---- the start -------------------------------------------------------- */
+
+/* The move budget (budget.c) of the game, found once, from the first
+ * pruning search's start; a copy for each thread that estimates. */
+static void use_budget(search_t *S)
+{
+  gdl_ctx *ctx = S->ctx;
+  unsigned t;
+  if (!ctx->bud_tried) {
+    ctx->bud = bud_build(ctx, S->E, S->cur.facts);
+    ctx->bud_tried = 1;
+  }
+  S->B = ctx->bud;
+  S->res->budget = S->B != NULL;
+  if (S->B && S->Es && !S->Bs) {
+    S->Bs = ctx_alloc(ctx, (S->nthreads + 1) * sizeof *S->Bs);
+    for (t = 1; t < S->nthreads; t++)
+      S->Bs[t] = bud_copy(ctx, S->B);
+  }
+}
+
+/* The groups summed (groups.c) of the game, found once, from the first
+ * search's start; used where the search's start is one they speak of. */
+static void use_groups(search_t *S)
+{
+  gdl_ctx *ctx = S->ctx;
+  if (!ctx->groups_tried) {
+    ctx->groups = groups_build(ctx, S->E, S->cur.facts);
+    ctx->groups_tried = 1;
+  }
+  S->D = ctx->groups && groups_hold(ctx->groups, S->cur.facts) ? ctx->groups : NULL;
+  S->res->groups = groups_count(S->D);
+}
+
+void search_start(search_t *S)
+{
+  gdl_ctx *ctx = S->ctx;
+  if (S->o->start)
+    gdl_state_copy(ctx, &S->cur, S->o->start);
+  else
+    gdl_initial(ctx, &S->cur);
+  store_choose(S);
+  if (!S->words)               /* estimates are of states as bits */
+    S->E = NULL;
+  if (S->words && S->o->counter >= 0 && S->alg->counter) {
+    S->C = counter_start(ctx, S->cur.facts);
+    S->res->counter = counter_slots(S->C);
+  }
+  S->reopen = S->best == BEST_ASTAR || S->C;
+  if (S->E && S->prune && S->alg->budget)
+    use_budget(S);
+  if (S->E && S->alg->groups)
+    use_groups(S);
+}
+
+/* ---- a state tested, its successors ----------------------------------- */
+
+int expand_test(search_t *S, const gdl_state *s, uint32_t id)
+{
+  gdl_ctx *ctx = S->ctx;
+  long g;
+  state_set(S, s);
+  if (!gdl_terminal(ctx))
+    return 0;
+  g = gdl_goal(ctx, 0);
+  if (g > S->best_goal) {
+    S->best_goal = g;
+    S->best_state = id;
+  }
+  return g == 100 ? 1 : -1;
+}
+
+int expand_successors(search_t *S, expand_fn each, void *arg, int first)
+{
+  gdl_ctx *ctx = S->ctx;
+  const gdl_term *mv[64];
+  size_t nm[64], r, pick[64], start[64], place = 0;
+  uint32_t k = S->k;
+  for (r = 0; r < k; r++) {
+    if ((nm[r] = state_legal(S, (uint32_t)r, &mv[r])) == 0)
+      return 0;
+    pick[r] = 0;
+  }
+  if (S->T && (nm[0] = stub_reduce(ctx, S->T, mv[0], nm[0], &mv[0])) == 0) {
+    S->res->pruned++;          /* no move of a stubborn set: a dead end */
+    return 0;
+  }
+  /* (S->played: only states of bits play a move that stays) */
+  for (r = 0; first && S->played && r < k; r++) {
+    size_t j;
+    for (j = 0; j < nm[r] && mv[r][j] != S->joint[r]; j++)
+      ;
+    if (j == nm[r] || place > (size_t)-1 / nm[r])   /* or too many */
+      break;
+    place = place * nm[r] + j;
+    pick[r] = j;
+  }
+  if (r < k) {                 /* from the first joint move */
+    place = 0;
+    memset(pick, 0, k * sizeof *pick);
+  }
+  for (r = 0; r < k; r++)
+    start[r] = pick[r];
+  S->res->expanded++;
+  for (r = 0, S->fanout = 1; r < k; r++)     /* successors to come */
+    S->fanout = S->fanout > UINT32_MAX / nm[r] ? UINT32_MAX
+                                                : S->fanout * (uint32_t)nm[r];
+  for (;;) {
+    for (r = 0; r < k; r++)
+      S->joint[r] = mv[r][pick[r]];
+    state_next(S);
+    S->res->generated++;
+    if (each(S, arg, place))
+      return 1;
+    /* the last role's moves vary fastest */
+    for (r = k; r-- > 0;) {
+      if (++pick[r] < nm[r])
+        break;
+      pick[r] = 0;
+    }
+    place = r == (size_t)-1 ? 0 : place + 1;
+    for (r = 0; r < k && pick[r] == start[r]; r++)
+      ;
+    if (r == k)
+      return 0;
+  }
+}
+
+/* ---- estimates and dead ends ------------------------------------------ */
+
+/* Whether state w is a dead end by its latches or by the move budget. */
+static int dead_end(est_t *E, bud_t *B, const uint32_t *w)
+{
+  return est_dead(E, w) || (B && bud_dead(B, E, w));
+}
+
+/* E's h_max and h_ff of state w, each raised to D's sum of the groups'
+ * distances (groups.c; NULL: none), into *hmax and *hff. */
+static void estimates_with_groups(est_t *E, const groups_t *D,
+                                  const uint32_t *w, uint32_t *hmax,
+                                  uint32_t *hff)
+{
+  uint32_t d;
+  est_state(E, w, hmax, hff);
+  if (!D || *hmax == EST_DEAD)
+    return;
+  d = groups_sum(D, w);
+  if (d == EST_DEAD)
+    *hmax = *hff = EST_DEAD;
+  else {
+    if (d > *hmax)
+      *hmax = d;
+    if (d > *hff)
+      *hff = d;
+  }
+}
+
+int expand_estimate(search_t *S, const uint32_t *w, uint32_t *hmax,
+                    uint32_t *hff)
+{
+  *hmax = *hff = 0;
+  if (!S->E)
+    return 1;
+  if ((++S->ctx->poll & 63) == 0)   /* an estimate can take a while */
+    ctx_poll(S->ctx);
+  estimates_with_groups(S->E, S->D, w, hmax, hff);
+  if (*hmax == EST_DEAD || (S->prune && dead_end(S->E, S->B, w))) {
+    if (S->prune) {
+      S->res->pruned++;
+      return 0;
+    }
+    *hmax = *hff = 0;
+  }
+  return 1;
+}
+
+int expand_pruned(search_t *S, const uint32_t *w)
+{
+  uint32_t hm, hf;
+  return S->prune && S->E && !expand_estimate(S, w, &hm, &hf);
+}
+
+/* ---- children estimated together ----------------------------------- */
+
+void kids_keep(search_t *S, const uint32_t *w, const gdl_term *moves)
+{
+  uint32_t n = S->nkids, c;
+  if (n >= S->kidcap) {
+    c = S->kidcap ? S->kidcap * 2 : 64;
+    S->kbits = ctx_realloc(S->ctx, S->kbits, (size_t)c * S->words * sizeof *S->kbits);
+    S->kmoves = ctx_realloc(S->ctx, S->kmoves, (size_t)c * S->k * sizeof *S->kmoves);
+    S->khm = ctx_realloc(S->ctx, S->khm, (size_t)c * sizeof *S->khm);
+    S->khf = ctx_realloc(S->ctx, S->khf, (size_t)c * sizeof *S->khf);
+    S->kdead = ctx_realloc(S->ctx, S->kdead, c);
+    S->kidcap = c;
+  }
+  copy_words(S->kbits + (size_t)n * S->words, w, S->words);
+  COPY(S->kmoves + (size_t)n * S->k, moves, S->k * sizeof *moves);
+  S->nkids++;
+}
+
+int kids_keep_child(search_t *S, void *arg, size_t place)
+{
+  (void)arg;
+  (void)place;
+  kids_keep(S, S->child.facts, S->joint);
+  return 0;
+}
+
+typedef struct {
+  search_t *S;
+  est_t *E;
+  bud_t *B;
+  uint32_t lo, hi;
+} est_job;
+
+/* The estimates of children [lo, hi), and whether each is a dead end. */
+static void *estimate_part(void *arg)
+{
+  est_job *j = arg;
+  search_t *S = j->S;
+  uint32_t i;
+  for (i = j->lo; i < j->hi; i++) {
+    const uint32_t *w = S->kbits + (size_t)i * S->words;
+    estimates_with_groups(j->E, S->D, w, &S->khm[i], &S->khf[i]);
+    S->kdead[i] = S->khm[i] == EST_DEAD ||
+                  (S->prune && dead_end(j->E, j->B, w));
+  }
+  return NULL;
+}
+
+/* On the search's threads where the children are many or their estimates
+ * dear (each thread with its copy of the estimator); the values, and so
+ * the search, are the same on any number of threads.  A dead end is left
+ * out where pruning is on (counted), else searched with the estimates 0,
+ * as expand_estimate does. */
+void kids_estimate(search_t *S)
+{
+  est_job job[64];
+  uint32_t n = S->nkids, t, nt = 1, i;
+  double t0 = ctx_clock();
+  if (S->nthreads > 1 && n >= 2 && n * S->est_cost >= 500e-6)
+    nt = S->nthreads < n ? S->nthreads : n;
+  for (t = 0; t < nt; t++) {
+    job[t].S = S;
+    job[t].E = t ? S->Es[t] : S->E;
+    job[t].B = !t ? S->B : S->Bs ? S->Bs[t] : NULL;
+    job[t].lo = (uint32_t)((uint64_t)n * t / nt);
+    job[t].hi = (uint32_t)((uint64_t)n * (t + 1) / nt);
+  }
+#if GDL_THREADS
+  {
+    pthread_t th[64];
+    unsigned started = 1;
+    for (t = 1; t < nt; t++, started++)
+      if (pthread_create(&th[t], NULL, estimate_part, &job[t]) != 0)
+        break;
+    estimate_part(&job[0]);
+    for (t = 1; t < started; t++)
+      pthread_join(th[t], NULL);
+    for (t = started; t < nt; t++)
+      estimate_part(&job[t]);
+  }
+#else
+  for (t = 0; t < nt; t++)
+    estimate_part(&job[t]);
+#endif
+  if (nt == 1 && n) {          /* the cost of one, for the next choice:
+                                  a running mean, so that one stall
+                                  (the machine's, not ours) counts little */
+    double c = (ctx_clock() - t0) / n;
+    S->est_cost = S->est_cost > 0 ? 0.9 * S->est_cost + 0.1 * c : c;
+  }
+  for (i = 0; i < n; i++)
+    if (S->kdead[i]) {
+      if (S->prune)
+        S->res->pruned++;
+      else
+        S->khm[i] = S->khf[i] = 0;
+    }
+  ctx_poll(S->ctx);
+}

@@ -1,0 +1,436 @@
+/*
+ * solve.c - gdl_solve: the table of algorithms, one search run with the
+ * analyses its row asks for and a jump target for its limits, auto's
+ * portfolio, and a plan not proven shortest made shorter in rounds.
+ * Adding an algorithm is a file with its run function and a row here
+ * (doc/engine.md, "How to add a search algorithm").
+ */
+#include <stdio.h>
+#include <string.h>
+
+#include "search/search.h"
+
+/* The algorithms, by gdl_algorithm.  auto's turns, each with a share of
+ * the time left; the first to solve the puzzle or to prove it unsolvable
+ * gives the result:
+ *   1 astar  a glance (1/20 of the time, at most 0.5 s): where the
+ *            estimates or the dead ends cut the space down, this is all;
+ *   2 bfs    (1/9, at most 3 s): a small space is searched fastest blind,
+ *            no estimate to compute;
+ *   3 astar  (1/6 of what is left, or 10 s): optimal where it can finish;
+ *   4 dfs    a glance, blind (1/20, at most 1 s): where plans are many
+ *            and deep (peg solitaire), the cheapest way to one;
+ *   5 dfs    fewest moves first (1/10, at most 5 s): knight's tours;
+ *   6 gbfs   (3/4 of what is left, or 40 s): some plan, guided by h_ff;
+ *   7 dfs    (the rest, or no limit), dead ends pruned. */
+static const search_algorithm algorithms[] = {
+  [GDL_BFS] = {
+    .name = "bfs", .run = search_bfs, .shortest = 1, .counter = 1,
+    .budget = 1, .groups = 1, .kids = KIDS_ON_THREADS_PRUNING,
+    .turns = { { 2, 1.0 / 9, 3, 0, 0 } },
+    .help = "blind: shortest", .label = "depth" },
+  [GDL_IDDFS] = {
+    .name = "iddfs", .run = search_iddfs, .shortest = 1, .stubborn = 1,
+    .budget = 1, .groups = 1, .kids = KIDS_ON_ONE,
+    .help = "blind: shortest", .label = "depth" },
+  [GDL_DFS] = {
+    .name = "dfs", .run = search_dfs, .stubborn = 1, .counter = 1,
+    .budget = 1, .groups = 1, .kids = KIDS_ON_THREADS_PRUNING,
+    .turns = { { 4, 1.0 / 20, 1, 0, -1 }, { 5, 1.0 / 10, 5, 1, -1 },
+               { 7, 1, 0, 0, 1 } },
+    .help = "blind: some plan", .label = "depth" },
+  [GDL_ASTAR] = {
+    .name = "astar", .run = search_astar, .shortest = 1, .informed = 1,
+    .stubborn = 1, .counter = 1, .budget = 1, .groups = 1,
+    .kids = KIDS_ON_THREADS,
+    .turns = { { 1, 1.0 / 20, 0.5, 0, 0 }, { 3, 1.0 / 6, 10, 0, 0 } },
+    .help = "A* on estimates read off the rules: shortest",
+    .label = "bound" },
+  [GDL_IDASTAR] = {
+    .name = "idastar", .run = search_idastar, .shortest = 1,
+    .informed = 1, .stubborn = 1, .budget = 1, .groups = 1,
+    .kids = KIDS_ON_ONE,
+    .help = "iterative deepening A*: shortest, little memory",
+    .label = "bound" },
+  [GDL_GBFS] = {
+    .name = "gbfs", .run = search_gbfs, .informed = 1, .stubborn = 1,
+    .counter = 1, .budget = 1, .groups = 1, .kids = KIDS_ON_THREADS,
+    .turns = { { 6, 3.0 / 4, 40, 0, 0 } },
+    .help = "greedy best-first on FF's relaxed plan: some plan, fast",
+    .label = "estimate" },
+  [GDL_AUTO] = {
+    .name = "auto", .run = NULL, .informed = 1, .stubborn = 1,
+    .counter = 1, .budget = 1, .groups = 1, .kids = KIDS_ON_ONE,
+    .shortens = 1,
+    .help = "(the default) astar, bfs, dfs, gbfs, each with a share of\n"
+            "           the time: the first plan found, made shorter if "
+            "it can be",
+    .label = "depth" },
+};
+#define NALGORITHMS (sizeof algorithms / sizeof *algorithms)
+
+/* The row of a, or NULL where there is none. */
+static const search_algorithm *row_of(gdl_algorithm a)
+{
+  return (unsigned)a < NALGORITHMS && algorithms[a].name ? &algorithms[a]
+                                                         : NULL;
+}
+
+const char *gdl_algorithm_name(gdl_algorithm a)
+{
+  const search_algorithm *A = row_of(a);
+  return A ? A->name : "?";
+}
+
+int gdl_algorithm_parse(const char *name, gdl_algorithm *a)
+{
+  size_t i;
+  for (i = 0; name && i < NALGORITHMS; i++)
+    if (algorithms[i].name && strcmp(name, algorithms[i].name) == 0) {
+      *a = (gdl_algorithm)i;
+      return 0;
+    }
+  return -1;
+}
+
+const char *gdl_algorithm_help(gdl_algorithm a)
+{
+  const search_algorithm *A = row_of(a);
+  return A ? A->help : NULL;
+}
+
+const char *gdl_algorithm_label(gdl_algorithm a)
+{
+  const search_algorithm *A = row_of(a);
+  return A ? A->label : "depth";
+}
+
+/* ---- one search ------------------------------------------------------- */
+
+/* The store and the scratch states go back to the context. */
+static void search_free(search_t *S)
+{
+  gdl_ctx *ctx = S->ctx;
+  store_free(S);
+  ctx_free(ctx, S->joint);
+  ctx_free(ctx, S->hval);
+  ctx_free(ctx, S->closed);
+  ctx_free(ctx, S->heap);
+  ctx_free(ctx, S->kbits);
+  ctx_free(ctx, S->kmoves);
+  ctx_free(ctx, S->khm);
+  ctx_free(ctx, S->khf);
+  ctx_free(ctx, S->kdead);
+  counter_free(ctx, S->C);
+  if (S->N)
+    near_free(ctx, S->N);
+  if (S->Es) {
+    unsigned t;
+    for (t = 1; t < S->nthreads; t++)
+      est_copy_free(ctx, S->Es[t]);
+    ctx_free(ctx, S->Es);
+  }
+  if (S->Bs) {
+    unsigned t;
+    for (t = 1; t < S->nthreads; t++)
+      bud_copy_free(ctx, S->Bs[t]);
+    ctx_free(ctx, S->Bs);
+  }
+  gdl_state_release(ctx, &S->cur);
+  gdl_state_release(ctx, &S->child);
+  ctx->have_state = 0;        /* the network's is some state searched */
+}
+
+static void search_finish(search_t *S)
+{
+  /* a board reached again by more moves, left out, may have ended the
+   * game by the counter there: the best goal is the best found */
+  S->res->goal_bound = S->res->status == GDL_UNSOLVABLE && counter_ends(S->C);
+  S->res->seconds = ctx_clock() - S->t0;
+  S->res->peak_memory = gdl_memory_peak(S->ctx);
+  if (S->o->progress)
+    search_report(S, S->res->depth, 1);
+}
+
+/* The grounded engine back to playout mode (ground_search_mode), even
+ * after a search stopped by a throw. */
+static void search_mode_off(gdl_ctx *ctx)
+{
+  jmp_buf jb, *old = ctx->jmp;
+  ctx->jmp = &jb;
+  if (!setjmp(jb))
+    ground_search_mode(ctx, 0);
+  ctx->jmp = old;
+}
+
+/* Runs the search with a jump target, so that a limit, an interrupt or
+ * exhausted memory ends it with the counts so far.  S lives in the
+ * caller's frame, so its fields are intact after the jump. */
+static gdl_status run_protected(search_t *S)
+{
+  gdl_ctx *ctx = S->ctx;
+  gdl_solve_result *res = S->res;
+  const search_algorithm *A = S->alg;
+  jmp_buf jb, *old = ctx->jmp;
+  ctx->jmp = &jb;
+  if (setjmp(jb)) {
+    ctx->jmp = old;
+    search_mode_off(ctx);
+    store_measure(S);
+    search_free(S);
+    if (ctx->thrown != GDL_ELIMIT)
+      return ctx->thrown;
+    res->status = GDL_LIMIT;
+    snprintf(res->why, sizeof res->why, "%.150s", ctx->errmsg);
+    res->seconds = ctx_clock() - S->t0;
+    res->peak_memory = gdl_memory_peak(ctx);
+    res->plan = NULL;
+    res->length = 0;
+    return GDL_OK;
+  }
+  S->joint = ctx_alloc(ctx, (S->k + 1) * sizeof *S->joint);
+  if (GROUND(ctx))             /* every move of each state: ready lists */
+    ground_search_mode(ctx, 1);
+  if (GROUND(ctx) && (S->prune || A->informed)) {
+    if (!ctx->est)
+      ctx->est = est_build(ctx);
+    S->E = ctx->est;
+    res->latches = S->E ? est_latches(S->E) : 0;
+  }
+  if (GROUND(ctx) && S->k == 1 && S->o->stubborn >= 0 && A->stubborn) {
+    if (!ctx->est)
+      ctx->est = est_build(ctx);
+    if (!ctx->stub_tried) {
+      ctx->stub = stub_build(ctx, ctx->est);
+      ctx->stub_tried = 1;
+    }
+    S->T = ctx->stub;
+    res->stubborn = S->T != NULL;
+  }
+
+  S->nthreads = 1;
+  if (S->E && (A->kids == KIDS_ON_THREADS ||
+               (S->prune && A->kids == KIDS_ON_THREADS_PRUNING))) {
+    unsigned t;                /* estimates on every core: a copy each */
+    S->nthreads = bfs_threads(S->o->threads);
+    S->Es = ctx_alloc(ctx, (S->nthreads + 1) * sizeof *S->Es);
+    for (t = 1; t < S->nthreads; t++)
+      S->Es[t] = est_copy(ctx, S->E);
+    res->threads = S->nthreads;
+    S->together = S->prune && S->nthreads > 1 &&
+                  A->kids == KIDS_ON_THREADS_PRUNING;
+  }
+  if (S->N)
+    search_near(S);
+  else
+    A->run(S);
+  search_finish(S);
+  search_free(S);
+  ctx->jmp = old;
+  search_mode_off(ctx);
+  return GDL_OK;
+}
+
+/* One search, by opts->algorithm (not auto); with N, the search of the
+ * neighbourhood of its plan (search_near). */
+static gdl_status solve_one(gdl_ctx *ctx, const gdl_solve_opts *opts,
+                            gdl_solve_result *res, near_t *N)
+{
+  search_t S;
+  gdl_algorithm a = opts->algorithm;
+  memset(res, 0, sizeof *res);
+  memset(&S, 0, sizeof S);
+  res->goal = -1;
+  res->found_by = a;
+  res->threads = 1;
+  S.ctx = ctx;
+  S.o = opts;
+  S.alg = &algorithms[a];
+  S.res = res;
+  S.k = ctx->nroles;
+  S.t0 = ctx_clock();
+  S.best_goal = -1;
+  S.prune = opts->prune > 0 || (opts->prune == 0 && S.alg->informed);
+  S.running = S.alg->name;
+  if (N) {
+    S.N = N;
+    S.running = "shorten";
+    S.prune = 0;
+  }
+  {
+    /* the deadline reaches into the evaluation of a single state too */
+    double old = ctx->deadline;
+    gdl_status st;
+    if (opts->max_seconds > 0 &&
+        (old == 0 || S.t0 + opts->max_seconds < old))
+      ctx->deadline = S.t0 + opts->max_seconds;
+    st = run_protected(&S);
+    ctx->deadline = old;
+    if (!N)
+      res->optimal = res->status == GDL_SOLVED && S.alg->shortest;
+    return st;
+  }
+}
+
+/* ---- a plan made shorter ---------------------------------------------- */
+
+/* A plan not proven shortest made shorter in at most `seconds` (see
+ * shorten.c), its counts added to res: its neighbourhood within 1 move,
+ * then 2, ..., a round that finds a shorter plan searching around that
+ * one at the same radius; until a round meets a limit, or leaves nothing
+ * out (then the plan is the shortest), or NEAR_IDLE rounds in a row found
+ * nothing that were idle: took more than a twentieth of the time, or met
+ * no state again by a way of another length than it was stored with (in
+ * a peg solitaire every way to a board has one length, and every plan
+ * too; a cheap round that met some does not count: a wider one may find
+ * a way round). */
+#define NEAR_RADIUS 64
+#define NEAR_IDLE 3
+static void shorten(gdl_ctx *ctx, const gdl_solve_opts *opts,
+                    gdl_solve_result *res, double seconds)
+{
+  double t0 = ctx_clock();
+  unsigned radius = 1, idle = 0;
+  size_t first = res->length;
+  while (radius <= NEAR_RADIUS && idle < NEAR_IDLE && !res->optimal) {
+    gdl_solve_opts o = *opts;
+    gdl_solve_result nr;
+    near_t N;
+    o.max_seconds = seconds - (ctx_clock() - t0);
+    if (o.max_seconds <= 0)
+      break;
+    o.algorithm = GDL_BFS;
+    memset(&N, 0, sizeof N);
+    N.plan = res->plan;
+    N.len = res->length;
+    N.radius = radius;
+    if (solve_one(ctx, &o, &nr, &N) != GDL_OK)
+      break;                   /* (the plan as found stands) */
+    res->expanded += nr.expanded;
+    res->generated += nr.generated;
+    if (nr.status != GDL_SOLVED)
+      break;
+    if (nr.length < res->length || nr.optimal) {
+      res->plan = nr.plan;
+      res->length = nr.length;
+      res->optimal = nr.optimal;
+      idle = 0;
+    } else {                   /* idle: costly, or no state met again
+                                  by a way of another length */
+      radius++;
+      idle += nr.seconds > seconds / 20 || !N.uneven;
+    }
+  }
+  if (res->length < first)
+    res->shortened_from = first;
+}
+
+/* ---- auto ------------------------------------------------------------- */
+
+/* The turn auto takes `turn`th (from 1), its algorithm into *a; NULL
+ * past the last. */
+static const search_turn *auto_turn(unsigned turn, gdl_algorithm *a)
+{
+  size_t i, j;
+  for (i = 0; i < NALGORITHMS; i++)
+    for (j = 0; j < sizeof algorithms[i].turns / sizeof *algorithms[i].turns;
+         j++)
+      if (algorithms[i].turns[j].turn == turn) {
+        *a = (gdl_algorithm)i;
+        return &algorithms[i].turns[j];
+      }
+  return NULL;
+}
+
+/* auto: the table's turns in order (see the table).  A limit of the
+ * user's (memory, states of one search, Ctrl-C, the time as a whole) ends
+ * it there.  The estimate it reports is that of its searches that prove
+ * plans shortest (A*'s: admissible). */
+static gdl_status solve_auto(gdl_ctx *ctx, const gdl_solve_opts *opts,
+                             gdl_solve_result *res)
+{
+  const search_turn *t;
+  gdl_algorithm a, next;
+  unsigned turn;
+  double t0 = ctx_clock();
+  uint64_t expanded = 0, generated = 0, npruned = 0;
+  unsigned h0 = 0;
+  gdl_status st = GDL_OK;
+  for (turn = 1; (t = auto_turn(turn, &a)) != NULL; turn++) {
+    gdl_solve_opts o = *opts;
+    double left = opts->max_seconds - (ctx_clock() - t0);
+    int last = auto_turn(turn + 1, &next) == NULL;
+    o.algorithm = a;
+    o.fewest_first = opts->fewest_first || t->fewest;
+    if (opts->max_seconds > 0) {
+      if (left <= 0)
+        break;
+      o.max_seconds = left * t->part;
+      if (t->most > 0 && o.max_seconds > t->most)
+        o.max_seconds = t->most;
+    } else {
+      o.max_seconds = t->most;
+    }
+    if (t->prune && o.prune == 0)
+      o.prune = t->prune;
+    st = solve_one(ctx, &o, res, NULL);
+    expanded += res->expanded;
+    generated += res->generated;
+    npruned += res->pruned;
+    if (algorithms[a].shortest && algorithms[a].informed)
+      h0 = res->estimate;
+    if (st != GDL_OK || res->status != GDL_LIMIT || last)
+      break;
+    /* its own share ran out: the next search; anything else stops */
+    if (strncmp(res->why, "time limit", 10) != 0 ||
+        (ctx->interrupt && *ctx->interrupt))
+      break;
+  }
+  res->expanded = expanded;
+  res->generated = generated;
+  res->pruned = npruned;
+  res->estimate = h0;
+  res->seconds = ctx_clock() - t0;
+  if (res->status == GDL_LIMIT && opts->max_seconds > 0 &&
+      strncmp(res->why, "time limit", 10) == 0)
+    snprintf(res->why, sizeof res->why, "time limit of %g s reached",
+             opts->max_seconds);
+  return st;
+}
+
+gdl_status gdl_solve(gdl_ctx *ctx, const gdl_solve_opts *opts,
+                     gdl_solve_result *res)
+{
+  const search_algorithm *A = row_of(opts->algorithm);
+  memset(res, 0, sizeof *res);
+  res->goal = -1;
+  if (!ctx->compiled || !ctx->is_game) {
+    ctx_setmsg(ctx, "%s", ctx->compiled && ctx->not_game[0]
+                              ? ctx->not_game : "not a game");
+    return GDL_EINPUT;
+  }
+  if (ctx->nroles > 64) {
+    ctx_setmsg(ctx, "more than 64 roles");
+    return GDL_EINPUT;
+  }
+  if (!A) {
+    ctx_setmsg(ctx, "no such search algorithm");
+    return GDL_EINPUT;
+  }
+  {
+    double t0 = ctx_clock(), spent, most;
+    gdl_status st = A->run ? solve_one(ctx, opts, res, NULL)
+                           : solve_auto(ctx, opts, res);
+    if (st != GDL_OK || res->status != GDL_SOLVED || res->optimal ||
+        opts->shorten < 0 || (opts->shorten == 0 && !A->shortens))
+      return st;
+    /* half as long as the search took (at least 1 s), within the limit */
+    spent = ctx_clock() - t0;
+    most = spent / 2 > 1 ? spent / 2 : 1;
+    if (opts->max_seconds > 0 && opts->max_seconds - spent < most)
+      most = opts->max_seconds - spent;
+    shorten(ctx, opts, res, most);
+    res->seconds = ctx_clock() - t0;
+    return GDL_OK;
+  }
+}

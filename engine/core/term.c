@@ -387,3 +387,18 @@ uint32_t term_max_var(const gdl_ctx *ctx, gdl_term t)
   }
   return m;
 }
+
+/* Marks the variables of t: mark[v] = 1 for each variable index v. */
+void term_vars(const gdl_ctx *ctx, gdl_term t, uint8_t *mark)
+{
+  const term_t *x = &ctx->terms[t];
+  uint32_t i;
+  if (x->ground)
+    return;
+  if (x->kind == T_VAR) {
+    mark[x->sym] = 1;
+    return;
+  }
+  for (i = 0; i < x->arity; i++)
+    term_vars(ctx, TARG(ctx, t, i), mark);
+}

@@ -21,7 +21,7 @@
  *    moves lose the turn they all read (ground_gate_legal): each says why
  *    where it is defined.
  * 4. Evaluation.  The ground rules keep the order of the rule components
- *    (check.c), so one pass in that order computes every proposition of a
+ *    (strata.c), so one pass in that order computes every proposition of a
  *    state; a recursive component is passed over until nothing changes.  A
  *    rule's inputs are checked `does` first, so in the move phase a rule
  *    about another move costs one byte read.  After the first state only

@@ -21,7 +21,23 @@
 #include "gdl.h"
 #include "../../grammar/ast.h"
 
-/* ---- memory (ctx.c) --------------------------------------------------- */
+/* ---- invariants ------------------------------------------------------- */
+
+/* gdl_assert(c): c always holds, whatever the input; a failure is a bug
+ * in gdl.  Checked only in debug builds (-DGDL_DEBUG, which `make asan`
+ * sets for the whole test suite), as Lua's lua_assert and SQLite's
+ * assert(); elsewhere c is compiled (so it stays valid) but never
+ * evaluated, and costs nothing.  Each is cheap, since the suite runs with
+ * them.  Bad input is never asserted against: it gets a diagnostic or a
+ * status. */
+#ifdef GDL_DEBUG
+#include <assert.h>
+#define gdl_assert(c) assert(c)
+#else
+#define gdl_assert(c) ((void)sizeof((c) ? 1 : 0))
+#endif
+
+/* ---- memory (mem.c) --------------------------------------------------- */
 
 void *ctx_alloc(gdl_ctx *ctx, size_t n);             /* zeroed */
 void *ctx_realloc(gdl_ctx *ctx, void *p, size_t n);

@@ -51,6 +51,7 @@ static void eval_scc(gdl_ctx *ctx, const scc_t *s);
 static void idx_put(gdl_ctx *ctx, index_t *ix, gdl_term key, uint32_t fi)
 {
   uint32_t j;
+  gdl_assert(key != 0 && ((ix->mask + 1) & ix->mask) == 0);
   if (ix->used * 2 >= ix->mask) {
     uint32_t cap = (ix->mask + 1) * 2, k;
     uint32_t *h = ctx_alloc(ctx, cap * sizeof *h);
@@ -83,6 +84,7 @@ static void idx_put(gdl_ctx *ctx, index_t *ix, gdl_term key, uint32_t fi)
   ix->val[j] = fi + 1;
   ix->chain[fi] = 0;
   ix->used++;
+  gdl_assert(ix->used * 2 <= ix->mask + 1);     /* a probe ends */
 }
 
 static uint32_t idx_first(const index_t *ix, gdl_term key)
@@ -177,6 +179,9 @@ int eval_insert(gdl_ctx *ctx, uint32_t r, gdl_term atom)
 {
   rel_t *rel = &ctx->rels[r];
   uint32_t a;
+  gdl_assert(ctx->terms[atom].kind != T_VAR &&     /* an atom of r */
+             ctx->terms[atom].sym == rel->sym &&
+             ctx->terms[atom].arity == rel->arity);
   if (ctx->present[atom])
     return 0;
   if (ctx->nfacts >= ctx->fact_limit)
@@ -198,8 +203,11 @@ void eval_drop(gdl_ctx *ctx, uint32_t r)
 {
   rel_t *rel = &ctx->rels[r];
   uint32_t i, a;
-  for (i = 0; i < rel->n; i++)
+  gdl_assert(ctx->nfacts >= rel->n);
+  for (i = 0; i < rel->n; i++) {
+    gdl_assert(ctx->present[rel->facts[i]]);   /* present: its facts */
     ctx->present[rel->facts[i]] = 0;
+  }
   ctx->nfacts -= rel->n;
   rel->n = 0;
   for (a = 0; a < rel->nidx; a++) {
@@ -816,6 +824,7 @@ static void eval_scc(gdl_ctx *ctx, const scc_t *s)
     more = 0;
     for (i = 0; i < s->nrels; i++) {
       rel_t *rel = &ctx->rels[s->rels[i]];
+      gdl_assert(rel->dhi <= rel->n);    /* facts are only added here */
       rel->dlo = rel->dhi;
       rel->dhi = rel->n;
       if (rel->dhi > rel->dlo)

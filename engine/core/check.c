@@ -75,11 +75,6 @@ static void err_at(conv_t *cv, const gdl_node *n, const char *msg)
   cv->bad = 1;
 }
 
-static const char *name(gdl_ctx *ctx, uint32_t sym)
-{
-  return sym_text(ctx, sym);
-}
-
 static uint32_t var_index(conv_t *cv, uint32_t sym)
 {
   uint32_t i;
@@ -91,7 +86,9 @@ static uint32_t var_index(conv_t *cv, uint32_t sym)
   return cv->nvars++;
 }
 
-static void where(gdl_ctx *ctx, const gdl_node *n, char *buf, size_t len)
+/* FILE:LINE:COL of node n, for a message that points elsewhere. */
+static void node_where(gdl_ctx *ctx, const gdl_node *n, char *buf,
+                       size_t len)
 {
   uint32_t line, col;
   diag_where(ctx, n->file, n->start, &line, &col);
@@ -160,7 +157,7 @@ static gdl_term conv_term(conv_t *cv, const gdl_node *n)
   case N_SYM:
     if (body_keyword(n->sym)) {
       err(cv, n, "'%s' is a keyword and cannot be used as a constant",
-          name(ctx, n->sym));
+          sym_text(ctx, n->sym));
       return 0;
     }
     return term_sym(ctx, n->sym);
@@ -186,12 +183,12 @@ static gdl_term conv_term(conv_t *cv, const gdl_node *n)
     }
     if (h->kind == N_VAR) {
       err(cv, h, "a function name cannot be a variable (%s)",
-          name(ctx, h->sym));
+          sym_text(ctx, h->sym));
       return 0;
     }
     if (body_keyword(h->sym)) {
       err(cv, h, "'%s' is a keyword and cannot be used as a function name",
-          name(ctx, h->sym));
+          sym_text(ctx, h->sym));
       return 0;
     }
     if (n->n - 1 > 64)
@@ -208,7 +205,7 @@ static gdl_term conv_term(conv_t *cv, const gdl_node *n)
       snprintf(buf, sizeof buf, "%u", cv->fnar[h->sym] - 1);
       diag_add(ctx, SEV_WARNING, h->file, h->start, h->end,
                "function '%s' is used with %u argument%s here and with %s "
-               "elsewhere", name(ctx, h->sym), n->n - 1,
+               "elsewhere", sym_text(ctx, h->sym), n->n - 1,
                n->n == 2 ? "" : "s", buf);
     }
     if (!cv->fnar[h->sym])
@@ -231,26 +228,26 @@ static void note_relation(conv_t *cv, const gdl_node *at, uint32_t sym,
   if (ka >= 0 && (uint32_t)ka != arity) {
     char msg[200];
     snprintf(msg, sizeof msg, "'%s' takes %d argument%s, not %u",
-             name(ctx, sym), ka, ka == 1 ? "" : "s", arity);
+             sym_text(ctx, sym), ka, ka == 1 ? "" : "s", arity);
     err(cv, at, "%s", msg);
     return;
   }
   if (cv->relar[sym] && cv->relar[sym] != arity + 1) {
     char w[300];
-    where(ctx, cv->relat[sym], w, sizeof w);
+    node_where(ctx, cv->relat[sym], w, sizeof w);
     if (cv->in_fact && !cv->relrule[sym]) {
       /* only facts disagree: nothing reads them as one relation */
       if (!cv->relwarned[sym])
         diag_add(ctx, SEV_WARNING, at->file, at->start, at->end,
                  "relation '%s' has %u argument%s here but %u at %s; the "
-                 "facts are kept as two relations", name(ctx, sym), arity,
+                 "facts are kept as two relations", sym_text(ctx, sym), arity,
                  arity == 1 ? "" : "s", cv->relar[sym] - 1, w);
       cv->relwarned[sym] = 1;
     } else {
       char msg[400];
       snprintf(msg, sizeof msg,
                "relation '%s' is used with %u argument%s here but with %u "
-               "at %s", name(ctx, sym), arity, arity == 1 ? "" : "s",
+               "at %s", sym_text(ctx, sym), arity, arity == 1 ? "" : "s",
                cv->relar[sym] - 1, w);
       err(cv, at, "%s", msg);
       return;
@@ -277,8 +274,8 @@ static void note_relation(conv_t *cv, const gdl_node *at, uint32_t sym,
         (!parens && ctx->rels[r].parens && !ctx->rels[r].bare))
       diag_add(ctx, SEV_WARNING, at->file, at->start, at->end,
                "'%s' is written both as (%s) and as %s; both mean the same "
-               "zero-argument relation", name(ctx, sym), name(ctx, sym),
-               name(ctx, sym));
+               "zero-argument relation", sym_text(ctx, sym),
+               sym_text(ctx, sym), sym_text(ctx, sym));
     if (parens)
       ctx->rels[r].parens = 1;
     else
@@ -296,14 +293,14 @@ static gdl_term conv_atom(conv_t *cv, const gdl_node *n, uint32_t *rel)
   case N_SYM:
     if (body_keyword(n->sym)) {
       err(cv, n, "'%s' is a keyword and cannot stand alone as a sentence",
-          name(ctx, n->sym));
+          sym_text(ctx, n->sym));
       return 0;
     }
     note_relation(cv, n, n->sym, 0, 0);
     *rel = rel_get(ctx, n->sym, 0);
     return term_sym(ctx, n->sym);
   case N_VAR:
-    err(cv, n, "a sentence cannot be a variable (%s)", name(ctx, n->sym));
+    err(cv, n, "a sentence cannot be a variable (%s)", sym_text(ctx, n->sym));
     return 0;
   default:
     h = n->first;
@@ -318,11 +315,11 @@ static gdl_term conv_atom(conv_t *cv, const gdl_node *n, uint32_t *rel)
     }
     if (h->kind == N_VAR) {
       err(cv, h, "a relation name cannot be a variable (%s)",
-          name(ctx, h->sym));
+          sym_text(ctx, h->sym));
       return 0;
     }
     if (body_keyword(h->sym)) {
-      err(cv, h, "'%s' cannot be used here", name(ctx, h->sym));
+      err(cv, h, "'%s' cannot be used here", sym_text(ctx, h->sym));
       return 0;
     }
     note_relation(cv, n, h->sym, n->n - 1, 1);
@@ -401,7 +398,7 @@ static void conv_literal(conv_t *cv, const gdl_node *n, slot_t *slot)
       if (x->kind == N_LIST && x->first && x->first->kind == N_SYM &&
           body_keyword(x->first->sym)) {
         err(cv, x->first, "'not' applies to a sentence, not to '%s'",
-            name(ctx, x->first->sym));
+            sym_text(ctx, x->first->sym));
         return;
       }
       l.kind = L_NEG;
@@ -543,7 +540,7 @@ static void conv_fact(conv_t *cv, const gdl_node *n)
   if (n->kind == N_LIST && n->first && n->first->kind == N_SYM &&
       body_keyword(n->first->sym)) {
     err(cv, n, "'%s' can only be used in the body of a rule",
-        name(ctx, n->first->sym));
+        sym_text(ctx, n->first->sym));
     return;
   }
   cv->allow_vars = 0;
@@ -554,7 +551,7 @@ static void conv_fact(conv_t *cv, const gdl_node *n)
     return;
   if (ctx->rels[rel].sym == S_TRUE || ctx->rels[rel].sym == S_DOES) {
     err(cv, n, "'%s' cannot be a fact: it is given by the state and the "
-        "moves", name(ctx, ctx->rels[rel].sym));
+        "moves", sym_text(ctx, ctx->rels[rel].sym));
     return;
   }
   r = new_rule(ctx);
@@ -581,13 +578,13 @@ static void conv_rule(conv_t *cv, const gdl_node *n)
   if (h->kind == N_LIST && h->first && h->first->kind == N_SYM &&
       body_keyword(h->first->sym)) {
     err(cv, h->first, "'%s' cannot be the head of a rule",
-        name(ctx, h->first->sym));
+        sym_text(ctx, h->first->sym));
     return;
   }
   head = conv_atom(cv, h, &rel);
   if (head && (ctx->rels[rel].sym == S_TRUE || ctx->rels[rel].sym == S_DOES))
     err(cv, h, "'%s' cannot be the head of a rule: it is given by the state "
-        "and the moves", name(ctx, ctx->rels[rel].sym));
+        "and the moves", sym_text(ctx, ctx->rels[rel].sym));
   slots = ctx_alloc(ctx, (n->n + 1) * sizeof *slots);
   for (b = h->next; b; b = b->next) {
     conv_literal(cv, b, &slots[nslots]);
@@ -652,7 +649,7 @@ static void conv_form(conv_t *cv, const gdl_node *n)
   cv->bad = 0;
   if (n->kind == N_VAR) {
     err(cv, n, "a variable cannot stand alone at the top level (%s)",
-        name(ctx, n->sym));
+        sym_text(ctx, n->sym));
     return;
   }
   if (n->kind == N_LIST && n->first && n->first->kind == N_SYM &&

@@ -104,8 +104,11 @@ static int key_bound(const gdl_ctx *ctx, const lit_t *l, const uint8_t *bound)
   return 1;
 }
 
-static void place(gdl_ctx *ctx, const rule_t *r, plan_t *p, uint32_t li,
-                  uint8_t *bound, uint8_t *placed, int first)
+/* Body literal li as the plan's next step: its index, its variables bound
+ * (first: the delta literal of a semi-naive plan, never a lookup). */
+static void place_literal(gdl_ctx *ctx, const rule_t *r, plan_t *p,
+                          uint32_t li, uint8_t *bound, uint8_t *placed,
+                          int first)
 {
   const lit_t *l = &r->body[li];
   step_t *s = &p->steps[p->n++];
@@ -120,7 +123,10 @@ static void place(gdl_ctx *ctx, const rule_t *r, plan_t *p, uint32_t li,
   placed[li] = 1;
 }
 
-static int ready(const gdl_ctx *ctx, const lit_t *l, const uint8_t *bound)
+/* Whether literal l can run as soon as it is reached: a filter whose
+ * variables are bound, or a lazy relation's literal whose key is. */
+static int literal_ready(const gdl_ctx *ctx, const lit_t *l,
+                         const uint8_t *bound)
 {
   switch (l->kind) {
   case L_POS:
@@ -195,13 +201,13 @@ static void make_plan(gdl_ctx *ctx, const rule_t *r, int first, plan_t *p,
       if (head_key[i])
         term_vars(ctx, TARG(ctx, r->head, i), bound);
   if (first >= 0)
-    place(ctx, r, p, (uint32_t)first, bound, placed, 1);
+    place_literal(ctx, r, p, (uint32_t)first, bound, placed, 1);
   for (;;) {
     int best = -1;
     double bestcost = 0;
     for (i = 0; i < r->nbody; i++)
-      if (!placed[i] && ready(ctx, &r->body[i], bound))
-        place(ctx, r, p, i, bound, placed, 0);
+      if (!placed[i] && literal_ready(ctx, &r->body[i], bound))
+        place_literal(ctx, r, p, i, bound, placed, 0);
     for (i = 0; i < r->nbody; i++) {
       double c;
       if (placed[i] || r->body[i].kind != L_POS ||
@@ -219,11 +225,11 @@ static void make_plan(gdl_ctx *ctx, const rule_t *r, int first, plan_t *p,
                             once the relation is materialised */
     if (best < 0)
       break;
-    place(ctx, r, p, (uint32_t)best, bound, placed, 0);
+    place_literal(ctx, r, p, (uint32_t)best, bound, placed, 0);
   }
   for (i = 0; i < r->nbody; i++)   /* unsafe leftovers; the checker stops */
     if (!placed[i])                /* these, but stay total */
-      place(ctx, r, p, i, bound, placed, 0);
+      place_literal(ctx, r, p, i, bound, placed, 0);
   ctx_free(ctx, bound);
   ctx_free(ctx, placed);
 }

@@ -242,10 +242,11 @@ bench: all
 	tests/bench.sh $(BENCH_SECONDS) $(BENCH_RUNS) > doc/performance.md
 	cat doc/performance.md
 
-# The whole suite under AddressSanitizer and UndefinedBehaviorSanitizer.
+# The whole suite under AddressSanitizer and UndefinedBehaviorSanitizer,
+# with the invariants checked (GDL_DEBUG: gdl_assert in core/core.h).
 asan:
 	$(MAKE) B=build/asan CC=clang \
-	  CFLAGS="-O1 -g -fsanitize=address,undefined -fno-sanitize-recover=all -fno-omit-frame-pointer" \
+	  CFLAGS="-O1 -g -DGDL_DEBUG -fsanitize=address,undefined -fno-sanitize-recover=all -fno-omit-frame-pointer" \
 	  LDFLAGS="-fsanitize=address,undefined" check
 
 # The threaded searches under ThreadSanitizer: bfs, astar and gbfs on 1 to

@@ -1,7 +1,7 @@
 /*
  * ast.h - the syntax tree the parser builds: KIF s-expressions with source
- * spans.  The grammar knows nothing of GDL's meaning; engine/check.c gives
- * the tree its meaning.  Nodes live in the context's arena and are never
+ * spans.  The grammar knows nothing of GDL's meaning; engine/core/check.c
+ * gives the tree its meaning.  Nodes live in the context's arena and are never
  * freed one by one.
  */
 #ifndef GDL_AST_H

@@ -21,7 +21,23 @@
 #include "gdl.h"
 #include "../../grammar/ast.h"
 
-/* ---- memory (ctx.c) --------------------------------------------------- */
+/* ---- invariants ------------------------------------------------------- */
+
+/* gdl_assert(c): c always holds, whatever the input; a failure is a bug
+ * in gdl.  Checked only in debug builds (-DGDL_DEBUG, which `make asan`
+ * sets for the whole test suite), as Lua's lua_assert and SQLite's
+ * assert(); elsewhere c is compiled (so it stays valid) but never
+ * evaluated, and costs nothing.  Each is cheap, since the suite runs with
+ * them.  Bad input is never asserted against: it gets a diagnostic or a
+ * status. */
+#ifdef GDL_DEBUG
+#include <assert.h>
+#define gdl_assert(c) assert(c)
+#else
+#define gdl_assert(c) ((void)sizeof((c) ? 1 : 0))
+#endif
+
+/* ---- memory (mem.c) --------------------------------------------------- */
 
 void *ctx_alloc(gdl_ctx *ctx, size_t n);             /* zeroed */
 void *ctx_realloc(gdl_ctx *ctx, void *p, size_t n);
@@ -143,6 +159,8 @@ uint32_t term_functor(const gdl_ctx *ctx, gdl_term t);
 uint32_t term_arity(const gdl_ctx *ctx, gdl_term t);
 /* 1 + the largest variable index in t, or 0 when t is ground. */
 uint32_t term_max_var(const gdl_ctx *ctx, gdl_term t);
+/* Sets mark[v] for each variable index v in t (mark: room for them all). */
+void term_vars(const gdl_ctx *ctx, gdl_term t, uint8_t *mark);
 
 /* Writes KIF text into a growing buffer. */
 typedef struct {
@@ -244,8 +262,16 @@ uint32_t rel_get(gdl_ctx *ctx, uint32_t sym, uint32_t arity);
 int rel_find(const gdl_ctx *ctx, uint32_t sym, uint32_t arity);
 /* gdl_compile's first half: everything loaded checked and made into
  * rules and relations (GDL_EINPUT with the diagnostics when it has
- * errors); eval.c's gdl_compile makes them ready for evaluation. */
+ * errors); compile.c's gdl_compile makes them ready for evaluation. */
 gdl_status check_program(gdl_ctx *ctx, unsigned flags);
+
+/* ---- evaluation order (strata.c) -------------------------------------- */
+
+/* The rules' components in evaluation order (ctx->sccs, rule_t.scc,
+ * lit_t.rec), negation through recursion and the recursion restriction
+ * checked, each relation's phase and the restricted dependencies
+ * checked: errors go to the diagnostics.  For check_program. */
+void strata_build(gdl_ctx *ctx);
 
 /* ---- evaluation (eval.c) ---------------------------------------------- */
 
@@ -267,9 +293,11 @@ void eval_clear(gdl_ctx *ctx, int phase);
 void eval_drop(gdl_ctx *ctx, uint32_t rel);
 /* Adds a fact; returns 1 when it is new. */
 int eval_insert(gdl_ctx *ctx, uint32_t rel, gdl_term atom);
-/* Builds the join orders of every rule (again = 1: of the rules that are
- * not static, knowing the sizes of the static relations). */
-void eval_plan(gdl_ctx *ctx, int again);
+/* The slot in rel_t.idx of relation r's index on argument arg (on its
+ * argument sub when sub >= 0), or on the arguments of the bits of cols
+ * when cols is not 0; made (not built) when new. */
+int32_t eval_index_slot(gdl_ctx *ctx, uint32_t r, int arg, int sub,
+                        uint32_t cols);
 /* The lazy relations rel depends on (all: rel < 0) evaluated in full, up
  * to a phase, and lazy no more. */
 void eval_unlazy(gdl_ctx *ctx, int upto, int rel);
@@ -285,6 +313,16 @@ int eval_match(gdl_ctx *ctx, gdl_term pat, gdl_term g);
 void eval_undo(gdl_ctx *ctx, uint32_t mark);
 /* Room in ctx->bind and ctx->trail for variables 0 .. nvars-1. */
 void eval_reserve(gdl_ctx *ctx, uint32_t nvars);
+
+/* ---- join orders (eval_plan.c) ---------------------------------------- */
+
+/* Builds the join orders of every rule (again = 1: of the rules that are
+ * not static, knowing the sizes of the static relations); the first time,
+ * chooses the lazy relations. */
+void eval_plan(gdl_ctx *ctx, int again);
+
+/* ---- the roles (compile.c) -------------------------------------------- */
+
 /* gdl_role_note's text appended to b; 0 (nothing appended) when t names
  * no role or a role of the game. */
 int role_note(gdl_ctx *ctx, gdl_term t, strbuf_t *b);

@@ -2,26 +2,27 @@
  * eval.c - bottom-up evaluation: semi-naive Datalog over interned terms.
  *
  * The components of the dependency graph come in evaluation order
- * (check.c).  A component that is not recursive is evaluated by running
+ * (strata.c).  A component that is not recursive is evaluated by running
  * each of its rules once.  A recursive one is evaluated semi-naively: once
  * in full, then round after round each rule is joined with one of its
  * recursive body literals restricted to the facts new in the previous round
  * (the delta), until a round adds nothing.  Facts of a relation are kept in
  * insertion order, so the delta is a range [dlo, dhi) of indexes.
  *
- * A join runs the body literals in a planned order: positive literals that
- * have a known argument first (looked up through an index on the known
- * arguments, built the first time it is needed), `not` and `distinct` as
- * soon as their variables are bound.  So the order a rule's body is
- * written in does not matter.  Membership of a ground atom is one byte per
- * term (ctx->present), since terms are hash-consed.
+ * A join runs the body literals in the order planned by eval_plan.c:
+ * positive literals that have a known argument first (looked up through
+ * an index on the known arguments, built here the first time it is
+ * needed), `not` and `distinct` as soon as their variables are bound.  So
+ * the order a rule's body is written in does not matter.  Membership of a
+ * ground atom is one byte per term (ctx->present), since terms are
+ * hash-consed.
  *
  * Lazy relations.  Some relations are views meant to be asked with some
  * arguments known: chess's (threatened_with_capture ?owner ?cx ?cy ...) or
  * sudoku's exactlyFirst with all of them, mummy maze's (movetoward ?x ?y
  * ?ex ?ey ?card) with all but the last; their full extensions have
  * millions of facts.  A relation that is not recursive, has no facts of
- * its own, is no keyword, and could be large (size_bound) is made lazy
+ * its own, is no keyword, and could be large (eval_plan.c) is made lazy
  * when the argument positions that every rule using it binds by other
  * literals, its key, are not none (choose_lazy: the intersection over the
  * uses; an atom without arguments is asked whole).  It is never
@@ -50,6 +51,7 @@ static void eval_scc(gdl_ctx *ctx, const scc_t *s);
 static void idx_put(gdl_ctx *ctx, index_t *ix, gdl_term key, uint32_t fi)
 {
   uint32_t j;
+  gdl_assert(key != 0 && ((ix->mask + 1) & ix->mask) == 0);
   if (ix->used * 2 >= ix->mask) {
     uint32_t cap = (ix->mask + 1) * 2, k;
     uint32_t *h = ctx_alloc(ctx, cap * sizeof *h);
@@ -82,6 +84,7 @@ static void idx_put(gdl_ctx *ctx, index_t *ix, gdl_term key, uint32_t fi)
   ix->val[j] = fi + 1;
   ix->chain[fi] = 0;
   ix->used++;
+  gdl_assert(ix->used * 2 <= ix->mask + 1);     /* a probe ends */
 }
 
 static uint32_t idx_first(const index_t *ix, gdl_term key)
@@ -153,7 +156,7 @@ static index_t *idx_built(gdl_ctx *ctx, uint32_t r, uint32_t slot)
 /* The slot of the index on (arg, sub), or on the arguments cols, of a
  * relation, made when new; the plans name indexes by slot, and they are
  * built when first used. */
-static int32_t idx_slot(gdl_ctx *ctx, uint32_t r, int arg, int sub,
+int32_t eval_index_slot(gdl_ctx *ctx, uint32_t r, int arg, int sub,
                         uint32_t cols)
 {
   rel_t *rel = &ctx->rels[r];
@@ -176,6 +179,9 @@ int eval_insert(gdl_ctx *ctx, uint32_t r, gdl_term atom)
 {
   rel_t *rel = &ctx->rels[r];
   uint32_t a;
+  gdl_assert(ctx->terms[atom].kind != T_VAR &&     /* an atom of r */
+             ctx->terms[atom].sym == rel->sym &&
+             ctx->terms[atom].arity == rel->arity);
   if (ctx->present[atom])
     return 0;
   if (ctx->nfacts >= ctx->fact_limit)
@@ -197,8 +203,11 @@ void eval_drop(gdl_ctx *ctx, uint32_t r)
 {
   rel_t *rel = &ctx->rels[r];
   uint32_t i, a;
-  for (i = 0; i < rel->n; i++)
+  gdl_assert(ctx->nfacts >= rel->n);
+  for (i = 0; i < rel->n; i++) {
+    gdl_assert(ctx->present[rel->facts[i]]);   /* present: its facts */
     ctx->present[rel->facts[i]] = 0;
+  }
   ctx->nfacts -= rel->n;
   rel->n = 0;
   for (a = 0; a < rel->nidx; a++) {
@@ -815,6 +824,7 @@ static void eval_scc(gdl_ctx *ctx, const scc_t *s)
     more = 0;
     for (i = 0; i < s->nrels; i++) {
       rel_t *rel = &ctx->rels[s->rels[i]];
+      gdl_assert(rel->dhi <= rel->n);    /* facts are only added here */
       rel->dlo = rel->dhi;
       rel->dhi = rel->n;
       if (rel->dhi > rel->dlo)
@@ -847,547 +857,4 @@ void eval_phase(gdl_ctx *ctx, int phase)
         !(s->nrels == 1 && ctx->rels[s->rels[0]].lazy))
       eval_scc(ctx, s);
   }
-}
-
-/* ---- planning --------------------------------------------------------- */
-
-static void mark_vars(const gdl_ctx *ctx, gdl_term t, uint8_t *bound)
-{
-  const term_t *x = &ctx->terms[t];
-  uint32_t i;
-  if (x->ground)
-    return;
-  if (x->kind == T_VAR) {
-    bound[x->sym] = 1;
-    return;
-  }
-  for (i = 0; i < x->arity; i++)
-    mark_vars(ctx, TARG(ctx, t, i), bound);
-}
-
-static int all_bound(const gdl_ctx *ctx, gdl_term t, const uint8_t *bound)
-{
-  const term_t *x = &ctx->terms[t];
-  uint32_t i;
-  if (x->ground)
-    return 1;
-  if (x->kind == T_VAR)
-    return bound[x->sym];
-  for (i = 0; i < x->arity; i++)
-    if (!all_bound(ctx, TARG(ctx, t, i), bound))
-      return 0;
-  return 1;
-}
-
-/* Where to look for a positive literal's matches: -2 when the whole atom
- * is known (a lookup); else an index on the arguments whose values are
- * known (all of them together when there are several: a plan with many
- * head variables known, as a lazy relation's, relies on each of them), or
- * failing that on a known part of an argument (so that
- * (true (cell ?x ?y b)) with ?x known looks only at the cells of row ?x);
- * else -1, a scan. */
-static void pick_key(gdl_ctx *ctx, uint32_t rel, gdl_term atom,
-                     const uint8_t *bound, int allow_lookup, step_t *s)
-{
-  const term_t *x = &ctx->terms[atom];
-  uint32_t i, j;
-  s->key = -1;
-  s->keypat = 0;
-  s->cols = 0;
-  if (allow_lookup && all_bound(ctx, atom, bound)) {
-    s->key = -2;
-    return;
-  }
-  if (x->kind != T_FN)
-    return;
-  {
-    uint32_t cols = 0, n = 0;
-    for (i = 0; i < x->arity && i < 32; i++)
-      if (all_bound(ctx, TARG(ctx, atom, i), bound)) {
-        cols |= 1u << i;
-        n++;
-      }
-    if (n >= 2) {
-      s->keypat = atom;
-      s->cols = cols;
-      s->key = idx_slot(ctx, rel, -1, -1, cols);
-      return;
-    }
-  }
-  for (i = 0; i < x->arity; i++)
-    if (all_bound(ctx, TARG(ctx, atom, i), bound)) {
-      s->keypat = TARG(ctx, atom, i);
-      s->key = idx_slot(ctx, rel, (int)i, -1, 0);
-      return;
-    }
-  for (i = 0; i < ctx->terms[atom].arity; i++) {
-    gdl_term a = TARG(ctx, atom, i);
-    if (ctx->terms[a].kind != T_FN)
-      continue;
-    for (j = 0; j < ctx->terms[a].arity && j < 32767; j++)
-      if (all_bound(ctx, TARG(ctx, a, j), bound)) {
-        s->keypat = TARG(ctx, a, j);
-        s->key = idx_slot(ctx, rel, (int)i, (int)j, 0);
-        return;
-      }
-  }
-}
-
-/* Whether the key arguments of a literal over a lazy relation are bound
- * (all of them for a relation asked with every argument known). */
-static int key_bound(const gdl_ctx *ctx, const lit_t *l, const uint8_t *bound)
-{
-  const rel_t *R = &ctx->rels[l->rel];
-  uint32_t k;
-  if (R->nkey == R->arity)
-    return all_bound(ctx, l->a, bound);
-  for (k = 0; k < R->arity; k++)
-    if (R->lazykey[k] && !all_bound(ctx, TARG(ctx, l->a, k), bound))
-      return 0;
-  return 1;
-}
-
-static void place(gdl_ctx *ctx, const rule_t *r, plan_t *p, uint32_t li,
-                  uint8_t *bound, uint8_t *placed, int first)
-{
-  const lit_t *l = &r->body[li];
-  step_t *s = &p->steps[p->n++];
-  s->lit = li;
-  s->key = -1;
-  s->keypat = 0;
-  s->cols = 0;
-  if (l->kind == L_POS)
-    pick_key(ctx, l->rel, l->a, bound, !first, s);
-  if (l->kind == L_POS)
-    mark_vars(ctx, l->a, bound);
-  placed[li] = 1;
-}
-
-static int ready(const gdl_ctx *ctx, const lit_t *l, const uint8_t *bound)
-{
-  switch (l->kind) {
-  case L_POS:
-    return ctx->rels[l->rel].lazy && key_bound(ctx, l, bound);
-  case L_NEG:
-    return all_bound(ctx, l->a, bound);
-  case L_DISTINCT:
-  case L_EQUAL:
-    return all_bound(ctx, l->a, bound) && all_bound(ctx, l->b, bound);
-  default:
-    return 0;
-  }
-}
-
-/* A guess at the number of facts of a relation: exact for static
- * relations once they are evaluated; the number of roles for `does`; a
- * board's worth for `true`; the facts written plus a thousand per rule
- * otherwise. */
-static double rel_size(const gdl_ctx *ctx, uint32_t rel)
-{
-  const rel_t *r = &ctx->rels[rel];
-  if (rel == ctx->r_does)
-    return 2;
-  if (rel == ctx->r_true)
-    return 100;
-  if (r->phase == P_STATIC && ctx->statics_done)
-    return r->n;
-  return r->nfactrules + 1000.0 * r->nrules;
-}
-
-/* The expected number of matches of a positive literal, given what is
- * bound: a full lookup costs least; each known argument divides. */
-static double lit_cost(const gdl_ctx *ctx, const lit_t *l,
-                       const uint8_t *bound)
-{
-  const term_t *x = &ctx->terms[l->a];
-  double c = rel_size(ctx, l->rel);
-  uint32_t k;
-  if (all_bound(ctx, l->a, bound))
-    return c < 0.5 ? c : 0.5;
-  if (x->kind == T_FN)
-    for (k = 0; k < x->arity; k++) {
-      gdl_term a = TARG(ctx, l->a, k);
-      if (all_bound(ctx, a, bound))
-        c /= 8;
-      else if (ctx->terms[a].kind == T_FN) {
-        uint32_t j;
-        c /= 2;   /* a structure to match is some filter too */
-        for (j = 0; j < ctx->terms[a].arity; j++)
-          if (all_bound(ctx, TARG(ctx, a, j), bound))
-            c /= 4;
-      }
-    }
-  return c;
-}
-
-/* Greedy join order: filters, and literals over lazy relations, as soon
- * as they can run; then the positive literal expected to match least, ties
- * going to the one written first.  With head_key, the head's key
- * arguments are known (a lazy relation asked by key). */
-static void make_plan(gdl_ctx *ctx, const rule_t *r, int first, plan_t *p,
-                      const uint8_t *head_key)
-{
-  uint8_t *bound = ctx_alloc(ctx, r->nvars + 1);
-  uint8_t *placed = ctx_alloc(ctx, r->nbody + 1);
-  uint32_t i;
-  if (!p->steps)
-    p->steps = ctx_arena(ctx, (r->nbody + 1) * sizeof *p->steps);
-  p->n = 0;
-  if (head_key)
-    for (i = 0; i < ctx->rels[r->rel].arity; i++)
-      if (head_key[i])
-        mark_vars(ctx, TARG(ctx, r->head, i), bound);
-  if (first >= 0)
-    place(ctx, r, p, (uint32_t)first, bound, placed, 1);
-  for (;;) {
-    int best = -1;
-    double bestcost = 0;
-    for (i = 0; i < r->nbody; i++)
-      if (!placed[i] && ready(ctx, &r->body[i], bound))
-        place(ctx, r, p, i, bound, placed, 0);
-    for (i = 0; i < r->nbody; i++) {
-      double c;
-      if (placed[i] || r->body[i].kind != L_POS ||
-          ctx->rels[r->body[i].rel].lazy)
-        continue;
-      c = lit_cost(ctx, &r->body[i], bound);
-      if (best < 0 || c < bestcost) {
-        bestcost = c;
-        best = (int)i;
-      }
-    }
-    for (i = 0; best < 0 && i < r->nbody; i++)
-      if (!placed[i] && r->body[i].kind == L_POS)
-        best = (int)i;   /* lazy, key unknown: only in a plan that runs
-                            once the relation is materialised */
-    if (best < 0)
-      break;
-    place(ctx, r, p, (uint32_t)best, bound, placed, 0);
-  }
-  for (i = 0; i < r->nbody; i++)   /* unsafe leftovers; the checker stops */
-    if (!placed[i])                /* these, but stay total */
-      place(ctx, r, p, i, bound, placed, 0);
-  ctx_free(ctx, bound);
-  ctx_free(ctx, placed);
-}
-
-/* Variables of t into `set`. */
-static void vars_of(const gdl_ctx *ctx, gdl_term t, uint8_t *set)
-{
-  mark_vars(ctx, t, set);
-}
-
-/* A rough upper bound on the facts a relation can have: its facts, or for
- * a relation defined by rules that are not recursive, the sum over its
- * rules of the product of their positive literals' bounds (`true` counts
- * as a board of 100 facts).  b->est memoises, -1 while being computed;
- * b->first and b->next list the rules of each relation (UINT32_MAX ends),
- * found once rather than by a pass over all rules for each relation,
- * which took 5 s for a chain of 50,000 rules.  The depth-first walk keeps
- * its path in b->path, not on the C stack, which a chain of 100,000
- * relations overflowed under AddressSanitizer. */
-typedef struct {
-  uint32_t rel;          /* the relation being bounded */
-  uint32_t rule, lit;    /* its rule in hand, the literal next */
-  double prod, sum;      /* that rule's product so far; the sum so far */
-} bound_frame;
-
-typedef struct {
-  double *est;
-  uint32_t *first, *next;
-  bound_frame *path;     /* nrels + 1 frames: a relation is on it once */
-} bound_t;
-
-/* A bound known without a walk, or -2 when rel needs one. */
-static double bound_known(const bound_t *b, uint32_t rel)
-{
-  if (b->est[rel] >= 0)
-    return b->est[rel];
-  return b->est[rel] == -1 ? 1e3 : -2;     /* -1: recursion, a guess */
-}
-
-static double size_bound(gdl_ctx *ctx, uint32_t root, bound_t *b)
-{
-  uint32_t depth = 0;
-  double v = bound_known(b, root);
-  if (v != -2)
-    return v;
-  for (;;) {
-    bound_frame *f;
-    if (v == -2) {                /* enter the relation on top (root, or
-                                     the literal that needed it) */
-      uint32_t rel = depth == 0 ? root
-                     : ctx->rules[b->path[depth - 1].rule]
-                           .body[b->path[depth - 1].lit].rel;
-      f = &b->path[depth++];
-      f->rel = rel;
-      f->sum = ctx->rels[rel].nfactrules;
-      f->rule = b->first[rel];
-      f->lit = 0;
-      f->prod = 1;
-      b->est[rel] = -1;
-      if (rel == ctx->r_true) {
-        f->sum = 100;
-        f->rule = UINT32_MAX;
-      } else if (rel == ctx->r_does) {
-        f->sum = 2;
-        f->rule = UINT32_MAX;
-      }
-    } else {                      /* a literal's bound, v, is known */
-      f = &b->path[depth - 1];
-      f->prod *= v;
-      if (f->prod > 1e18)
-        f->prod = 1e18;
-      f->lit++;
-    }
-    v = 0;
-    while (f->rule != UINT32_MAX) {
-      const rule_t *r = &ctx->rules[f->rule];
-      if (f->lit == 0 && (r->nbody == 0 || ctx->sccs[r->scc].recursive)) {
-        if (r->nbody)
-          f->sum += 1e3;
-      } else {
-        while (f->lit < r->nbody && r->body[f->lit].kind != L_POS)
-          f->lit++;
-        if (f->lit < r->nbody) {
-          v = bound_known(b, r->body[f->lit].rel);
-          if (v == -2)
-            break;                /* walk into that relation first */
-          f->prod *= v;
-          if (f->prod > 1e18)
-            f->prod = 1e18;
-          f->lit++;
-          continue;
-        }
-        f->sum += f->prod;
-      }
-      f->rule = b->next[f->rule];
-      f->lit = 0;
-      f->prod = 1;
-    }
-    if (v == -2)
-      continue;
-    b->est[f->rel] = f->sum;      /* this relation is bounded */
-    v = f->sum;
-    if (--depth == 0)
-      return v;
-  }
-}
-
-/* Which relations are lazy (see the top of this file): candidates are the
- * non-keyword relations with rules only, none recursive, whose full
- * extension could be large (over 100,000 facts by size_bound: a small
- * relation is a better generator than a lookup).  Each starts with every
- * argument in its key; then, in every rule that uses a candidate, the
- * arguments of its literal that are not bound by the positive literals
- * over relations that are not candidates (nor by the head's key, when the
- * rule's own relation is one) leave the key.  A relation whose key
- * becomes empty (arity 0 aside: asked whole) is no candidate any more.
- * Repeated until nothing changes: keys only shrink. */
-static void choose_lazy(gdl_ctx *ctx)
-{
-  uint32_t i, j, k;
-  int changed = 1;
-  bound_t b;
-  b.est = ctx_alloc(ctx, (ctx->nrels + 1) * sizeof *b.est);
-  b.first = ctx_alloc(ctx, (ctx->nrels + 1) * sizeof *b.first);
-  b.next = ctx_alloc(ctx, (ctx->nrules + 1) * sizeof *b.next);
-  b.path = ctx_alloc(ctx, (ctx->nrels + 1) * sizeof *b.path);
-  for (i = 0; i < ctx->nrels; i++) {
-    b.est[i] = -2;
-    b.first[i] = UINT32_MAX;
-  }
-  for (i = ctx->nrules; i-- > 0;) {     /* each list in the rules' order */
-    b.next[i] = b.first[ctx->rules[i].rel];
-    b.first[ctx->rules[i].rel] = i;
-  }
-  for (i = 0; i < ctx->nrels; i++) {
-    rel_t *R = &ctx->rels[i];
-    R->lazy = R->sym >= S_NKEYWORDS && R->nrules > 0 && R->nfactrules == 0 &&
-              size_bound(ctx, i, &b) > 1e5;
-  }
-  ctx_free(ctx, b.est);
-  ctx_free(ctx, b.first);
-  ctx_free(ctx, b.next);
-  ctx_free(ctx, b.path);
-  for (i = 0; i < ctx->nrules; i++) {
-    const rule_t *r = &ctx->rules[i];
-    if (ctx->sccs[r->scc].recursive)
-      ctx->rels[r->rel].lazy = 0;
-  }
-  for (i = 0; i < ctx->nrels; i++) {
-    rel_t *R = &ctx->rels[i];
-    if (!R->lazy)
-      continue;
-    R->lazykey = ctx_arena(ctx, R->arity + 1);
-    memset(R->lazykey, 1, R->arity);
-    R->nkey = R->arity;
-  }
-  while (changed) {
-    changed = 0;
-    for (i = 0; i < ctx->nrules; i++) {
-      const rule_t *r = &ctx->rules[i];
-      const rel_t *H = &ctx->rels[r->rel];
-      uint8_t *bound;
-      int any = 0;
-      for (j = 0; j < r->nbody; j++)
-        if ((r->body[j].kind == L_POS) && ctx->rels[r->body[j].rel].lazy)
-          any = 1;
-      if (!any)
-        continue;
-      bound = ctx_alloc(ctx, r->nvars + 1);
-      if (H->lazy)                     /* asked with its head's key known */
-        for (k = 0; k < H->arity; k++)
-          if (H->lazykey[k])
-            vars_of(ctx, TARG(ctx, r->head, k), bound);
-      for (j = 0; j < r->nbody; j++)
-        if (r->body[j].kind == L_POS && !ctx->rels[r->body[j].rel].lazy)
-          vars_of(ctx, r->body[j].a, bound);
-      for (j = 0; j < r->nbody; j++) {
-        const lit_t *l = &r->body[j];
-        rel_t *L = &ctx->rels[l->rel];
-        if (l->kind != L_POS || !L->lazy)
-          continue;
-        for (k = 0; k < L->arity; k++)
-          if (L->lazykey[k] && !all_bound(ctx, TARG(ctx, l->a, k), bound)) {
-            L->lazykey[k] = 0;
-            L->nkey--;
-            changed = 1;
-          }
-        if (L->nkey == 0 && L->arity > 0)
-          L->lazy = 0;
-      }
-      ctx_free(ctx, bound);
-    }
-  }
-  ctx->nlazy = 0;
-  for (i = 0; i < ctx->nrels; i++)
-    ctx->nlazy += ctx->rels[i].lazy;
-}
-
-/* Join orders for every rule (static = 0), or again for the rules that
- * are not static once the static relations are known (static = 1). */
-void eval_plan(gdl_ctx *ctx, int again)
-{
-  uint32_t i, j, maxv = 1;
-  if (!again) {
-    for (i = 0; i < ctx->nrules; i++) {
-      rel_t *rel = &ctx->rels[ctx->rules[i].rel];
-      if (ctx->rules[i].nbody)
-        rel->nrules++;
-      else
-        rel->nfactrules++;
-    }
-    choose_lazy(ctx);
-  }
-  for (i = 0; i < ctx->nrules; i++) {
-    rule_t *r = &ctx->rules[i];
-    if (again && ctx->rels[r->rel].phase == P_STATIC)
-      continue;
-    if (r->nvars + 1 > maxv)
-      maxv = r->nvars + 1;
-    make_plan(ctx, r, -1, &r->full, NULL);
-    if (ctx->rels[r->rel].lazy)
-      make_plan(ctx, r, -1, &r->lazy, ctx->rels[r->rel].lazykey);
-    if (!r->delta)
-      r->delta = ctx_arena(ctx, (r->nbody + 1) * sizeof *r->delta);
-    for (j = 0; j < r->nbody; j++)
-      if (r->body[j].kind == L_POS && r->body[j].rec)
-        make_plan(ctx, r, (int)j, &r->delta[j], NULL);
-  }
-  eval_reserve(ctx, maxv);
-}
-
-/* ---- compiling ---------------------------------------------------------
- *
- * The checked program made ready for evaluation: the join orders of the
- * rules, the static relations computed once (and the join orders again,
- * knowing their sizes), and the roles. */
-
-gdl_status gdl_compile(gdl_ctx *ctx, unsigned flags)
-{
-  uint32_t i;
-  gdl_status st = check_program(ctx, flags);
-  if (st != GDL_OK)
-    return st;
-  PROTECT(ctx);
-  eval_plan(ctx, 0);
-  ctx->compiled = 1;
-  eval_phase(ctx, P_STATIC);
-  ctx->statics_done = 1;
-  eval_plan(ctx, 1);
-  /* roles, in the order they were derived (for facts: as written) */
-  ctx->nroles = ctx->rels[ctx->r_role].n;
-  ctx->roles = ctx_alloc(ctx, (ctx->nroles + 1) * sizeof *ctx->roles);
-  for (i = 0; i < ctx->nroles; i++)
-    ctx->roles[i] = TARG(ctx, ctx->rels[ctx->r_role].facts[i], 0);
-  ctx->legal = ctx_alloc(ctx, (ctx->nroles + 1) * sizeof *ctx->legal);
-  ctx->nlegal = ctx_alloc(ctx, (ctx->nroles + 1) * sizeof *ctx->nlegal);
-  ctx->legal_ok = ctx_alloc(ctx, ctx->nroles + 1);
-  if (ctx->is_game && ctx->nroles == 0) {
-    ctx->is_game = 0;
-    snprintf(ctx->not_game, sizeof ctx->not_game, "not a game: no role "
-             "holds");
-  }
-  UNPROTECT(ctx);
-  return GDL_OK;
-}
-
-size_t gdl_role_count(const gdl_ctx *ctx) { return ctx->nroles; }
-
-gdl_term gdl_role(const gdl_ctx *ctx, size_t i)
-{
-  return i < ctx->nroles ? ctx->roles[i] : 0;
-}
-
-int gdl_role_index(const gdl_ctx *ctx, gdl_term role)
-{
-  uint32_t i;
-  for (i = 0; i < ctx->nroles; i++)
-    if (ctx->roles[i] == role)
-      return (int)i;
-  return -1;
-}
-
-/* Whether t names a role the game does not have: (legal R M), (goal R
- * V), (does R M) or (input R M) with R ground and not a role. */
-static int unknown_role(const gdl_ctx *ctx, gdl_term t)
-{
-  const term_t *tt = &ctx->terms[t];
-  gdl_term r;
-  if (!ctx->is_game || tt->kind != T_FN || tt->arity != 2 ||
-      (tt->sym != S_LEGAL && tt->sym != S_GOAL && tt->sym != S_DOES &&
-       tt->sym != S_INPUT))
-    return 0;
-  r = TARG(ctx, t, 0);
-  return term_max_var(ctx, r) == 0 && gdl_role_index(ctx, r) < 0;
-}
-
-int role_note(gdl_ctx *ctx, gdl_term t, strbuf_t *b)
-{
-  uint32_t i;
-  if (!unknown_role(ctx, t))
-    return 0;
-  sb_term(ctx, b, TARG(ctx, t, 0), NULL);
-  sb_puts(ctx, b, " is not a role of this game; its roles: ", 40);
-  for (i = 0; i < ctx->nroles; i++) {
-    if (i)
-      sb_puts(ctx, b, ", ", 2);
-    sb_term(ctx, b, ctx->roles[i], NULL);
-  }
-  return 1;
-}
-
-const char *gdl_role_note(gdl_ctx *ctx, gdl_term t)
-{
-  jmp_buf jb, *old = ctx->jmp;
-  const char *note = NULL;
-  ctx->jmp = &jb;
-  if (!setjmp(jb)) {
-    ctx->notetext.n = 0;
-    if (role_note(ctx, t, &ctx->notetext))
-      note = ctx->notetext.s;
-  }
-  ctx->jmp = old;
-  return note;
 }

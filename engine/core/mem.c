@@ -27,6 +27,10 @@ struct block {
 
 static void unlink_block(gdl_ctx *ctx, block_t *b)
 {
+  /* b is on the list (not freed twice, not from elsewhere) */
+  gdl_assert(b->prev ? b->prev->next == b : ctx->blocks == b);
+  gdl_assert(!b->next || b->next->prev == b);
+  gdl_assert(ctx->used >= b->size);
   if (b->prev)
     b->prev->next = b->next;
   else
@@ -159,6 +163,7 @@ void ctx_grow(gdl_ctx *ctx, void **p, uint32_t *cap, uint32_t need, size_t sz)
   *p = ctx_realloc(ctx, *p, (size_t)c * sz);
   memset((char *)*p + (size_t)*cap * sz, 0, (size_t)(c - *cap) * sz);
   *cap = (uint32_t)c;
+  gdl_assert(need < *cap);
 }
 
 /* Arena: chunks of 4 KiB, 8, 16, 32 and then 64 KiB (or one chunk for a
@@ -177,6 +182,7 @@ void *ctx_arena(gdl_ctx *ctx, size_t n)
     ctx->arena_p = chunk;
     ctx->arena_left = sz;
   }
+  gdl_assert(n <= ctx->arena_left);
   p = ctx->arena_p;
   ctx->arena_p += n;
   ctx->arena_left -= n;

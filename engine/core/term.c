@@ -63,6 +63,8 @@ uint32_t sym_intern(gdl_ctx *ctx, const char *s, size_t n)
   sym_t *y;
   if (n > UINT32_MAX / 2)
     ctx_throw(ctx, GDL_ELIMIT, "symbol too long");
+  /* open addressing at most half full: a probe meets an empty slot */
+  gdl_assert(!ctx->symmask || ctx->nsyms * 2 <= ctx->symmask + 1);
   if (ctx->symmask) {
     for (j = h & ctx->symmask; ctx->symhash[j]; j = (j + 1) & ctx->symmask) {
       y = &ctx->syms[ctx->symhash[j]];
@@ -159,12 +161,13 @@ static void term_rehash(gdl_ctx *ctx)
   ctx->termmask = cap - 1;
 }
 
-static gdl_term lookup(const gdl_ctx *ctx, int kind, uint32_t sym,
-                       uint32_t arity, const gdl_term *args, uint32_t h)
+static gdl_term term_lookup(const gdl_ctx *ctx, int kind, uint32_t sym,
+                            uint32_t arity, const gdl_term *args, uint32_t h)
 {
   uint32_t j;
   if (!ctx->termmask)
     return 0;
+  gdl_assert(ctx->nterms * 2 <= ctx->termmask + 1);   /* a probe ends */
   for (j = h & ctx->termmask; ctx->termhash[j]; j = (j + 1) & ctx->termmask) {
     const term_t *t = &ctx->terms[ctx->termhash[j]];
     if (t->hash == h && term_same(ctx, t, kind, sym, arity, args))
@@ -173,15 +176,16 @@ static gdl_term lookup(const gdl_ctx *ctx, int kind, uint32_t sym,
   return 0;
 }
 
-static gdl_term make(gdl_ctx *ctx, int kind, uint32_t sym, uint32_t arity,
-                     const gdl_term *args)
+static gdl_term term_make(gdl_ctx *ctx, int kind, uint32_t sym,
+                          uint32_t arity, const gdl_term *args)
 {
   uint32_t h = term_hash(kind, sym, arity, args), i, j, id;
   uint32_t oldcap = ctx->termcap;
   term_t *t;
-  gdl_term found = lookup(ctx, kind, sym, arity, args, h);
+  gdl_term found = term_lookup(ctx, kind, sym, arity, args, h);
   if (found)
     return found;
+  gdl_assert(kind != T_FN || arity > 0);     /* f() is the symbol f */
   if (arity > 65535)
     ctx_throw(ctx, GDL_EINPUT, "a term with more than 65535 arguments");
   GROW(ctx, ctx->targs, ctx->targcap, ctx->ntargs + arity);
@@ -199,6 +203,7 @@ static gdl_term make(gdl_ctx *ctx, int kind, uint32_t sym, uint32_t arity,
   t->hash = h;
   t->ground = kind != T_VAR;
   for (i = 0; i < arity; i++) {
+    gdl_assert(args[i] < id);    /* hash-consed: arguments come first */
     ctx->targs[ctx->ntargs++] = args[i];
     if (!ctx->terms[args[i]].ground)
       t->ground = 0;
@@ -216,25 +221,26 @@ static gdl_term make(gdl_ctx *ctx, int kind, uint32_t sym, uint32_t arity,
 
 gdl_term term_sym(gdl_ctx *ctx, uint32_t sym)
 {
-  return make(ctx, T_SYM, sym, 0, NULL);
+  return term_make(ctx, T_SYM, sym, 0, NULL);
 }
 
 gdl_term term_var(gdl_ctx *ctx, uint32_t index)
 {
-  return make(ctx, T_VAR, index, 0, NULL);
+  return term_make(ctx, T_VAR, index, 0, NULL);
 }
 
 gdl_term term_fn(gdl_ctx *ctx, uint32_t f, uint32_t arity,
                  const gdl_term *args)
 {
-  return arity == 0 ? term_sym(ctx, f) : make(ctx, T_FN, f, arity, args);
+  return arity == 0 ? term_sym(ctx, f) : term_make(ctx, T_FN, f, arity, args);
 }
 
 gdl_term term_find(const gdl_ctx *ctx, uint32_t f, uint32_t arity,
                    const gdl_term *args)
 {
   int kind = arity == 0 ? T_SYM : T_FN;
-  return lookup(ctx, kind, f, arity, args, term_hash(kind, f, arity, args));
+  return term_lookup(ctx, kind, f, arity, args,
+                     term_hash(kind, f, arity, args));
 }
 
 uint32_t term_functor(const gdl_ctx *ctx, gdl_term t)
@@ -386,4 +392,19 @@ uint32_t term_max_var(const gdl_ctx *ctx, gdl_term t)
       m = v;
   }
   return m;
+}
+
+/* Marks the variables of t: mark[v] = 1 for each variable index v. */
+void term_vars(const gdl_ctx *ctx, gdl_term t, uint8_t *mark)
+{
+  const term_t *x = &ctx->terms[t];
+  uint32_t i;
+  if (x->ground)
+    return;
+  if (x->kind == T_VAR) {
+    mark[x->sym] = 1;
+    return;
+  }
+  for (i = 0; i < x->arity; i++)
+    term_vars(ctx, TARG(ctx, t, i), mark);
 }

@@ -21,7 +21,7 @@
  *    moves lose the turn they all read (ground_gate_legal): each says why
  *    where it is defined.
  * 4. Evaluation.  The ground rules keep the order of the rule components
- *    (check.c), so one pass in that order computes every proposition of a
+ *    (strata.c), so one pass in that order computes every proposition of a
  *    state; a recursive component is passed over until nothing changes.  A
  *    rule's inputs are checked `does` first, so in the move phase a rule
  *    about another move costs one byte read.  After the first state only
@@ -237,7 +237,7 @@ static gdl_term bound_term(gdl_ctx *ctx, uint32_t sym, const uint32_t *vars,
 }
 
 /* Whether term t was seen before; it is from now on. */
-static int seen(gdl_ctx *ctx, ground_t *G, gdl_term t)
+static int mark_seen(gdl_ctx *ctx, ground_t *G, gdl_term t)
 {
   return ground_mark_term(ctx, &G->seen, &G->seencap, t);
 }
@@ -288,7 +288,7 @@ static void emit_instance(gdl_ctx *ctx, const rule_t *r)
       aux[k] = ground_prop_of(ctx, G,
                               bound_term(ctx, p->sym, p->key, p->nkey),
                               p->phase);
-      if (seen(ctx, G, bound_term(ctx, p->isym, p->all, p->nall)))
+      if (mark_seen(ctx, G, bound_term(ctx, p->isym, p->all, p->nall)))
         continue;
       if (p->one_move) {       /* its rules are made by ground_exclusive() */
         const lit_t *l = NULL;
@@ -310,7 +310,7 @@ static void emit_instance(gdl_ctx *ctx, const rule_t *r)
       n = lit_inputs(ctx, G, r, f, k + 1, b);   /* may move buf[b] */
       G->buf[b][at] = n;
     }
-    if (seen(ctx, G, bound_term(ctx, f->msym, f->m, f->nm)))
+    if (mark_seen(ctx, G, bound_term(ctx, f->msym, f->m, f->nm)))
       return;
   }
   h = eval_subst(ctx, r->head, 1);
@@ -328,7 +328,8 @@ static void emit_instance(gdl_ctx *ctx, const rule_t *r)
 }
 
 /* The rules of buffer b as a group of the network. */
-static void flush(gdl_ctx *ctx, ground_t *G, int b, int phase, int recursive)
+static void flush_group(gdl_ctx *ctx, ground_t *G, int b, int phase,
+                        int recursive)
 {
   const uint32_t *x, *end;
   group_t *g;
@@ -383,7 +384,7 @@ static int cmp_term(const void *a, const void *b)
 
 /* The relaxed fixpoint (step 1 above): leaves every atom that can hold in
  * a reachable state in the database. */
-static void relax(gdl_ctx *ctx)
+static void relaxed_fixpoint(gdl_ctx *ctx)
 {
   gdl_state all = { 0, 0, NULL }, nx = { 0, 0, NULL };
   const rel_t *init = &ctx->rels[ctx->r_init];
@@ -457,7 +458,7 @@ static void sort_outs(gdl_ctx *ctx, out_t *v, uint32_t n, int by_id)
 }
 
 /* An output atom: terminal, (next F), (legal R M), (goal R V). */
-static void output(gdl_ctx *ctx, ground_t *G, uint32_t p, gdl_term a)
+static void add_output(gdl_ctx *ctx, ground_t *G, uint32_t p, gdl_term a)
 {
   const term_t *t = &ctx->terms[a];
   if (t->kind == T_SYM && t->sym == S_TERMINAL)
@@ -479,7 +480,7 @@ static void output(gdl_ctx *ctx, ground_t *G, uint32_t p, gdl_term a)
   }
 }
 
-static void outputs(gdl_ctx *ctx, ground_t *G)
+static void build_outputs(gdl_ctx *ctx, ground_t *G)
 {
   static const uint32_t kw[] = { S_LEGAL, S_GOAL, S_NEXT, S_TERMINAL };
   uint32_t p, r, k = ctx->nroles, i, j, nstatic = 0;
@@ -505,7 +506,7 @@ static void outputs(gdl_ctx *ctx, ground_t *G)
   for (p = 0; p < G->nprops; p++) {
     if (G->phase[p] == P_MOVE)
       G->moveprops[G->nmoveprops++] = p;
-    output(ctx, G, p, G->atom[p]);
+    add_output(ctx, G, p, G->atom[p]);
   }
   for (i = 0; i < ctx->nrels; i++)
     if (ctx->rels[i].phase == P_STATIC)
@@ -513,7 +514,7 @@ static void outputs(gdl_ctx *ctx, ground_t *G)
         if (ctx->rels[i].sym == kw[j]) {
           uint32_t f;
           for (f = 0; f < ctx->rels[i].n; f++)
-            output(ctx, G, G->always, ctx->rels[i].facts[f]);
+            add_output(ctx, G, G->always, ctx->rels[i].facts[f]);
         }
   G->legalbuf = ctx_alloc(ctx, (k + 1) * sizeof *G->legalbuf);
   for (r = 0; r < k; r++) {
@@ -536,7 +537,7 @@ gdl_status ground_build(gdl_ctx *ctx)
   /* the network has every atom: no relation stays lazy, and the static
    * ones that were are evaluated now (within the grounding budget) */
   eval_unlazy(ctx, P_STATIC, -1);
-  relax(ctx);
+  relaxed_fixpoint(ctx);
   ctx->ground = G;
   G->factor = ctx_alloc(ctx, (ctx->nrules + 1) * sizeof *G->factor);
   for (s = 0; s < ctx->nsccs; s++) {
@@ -570,13 +571,13 @@ gdl_status ground_build(gdl_ctx *ctx)
       ground_exclusive(ctx, G);
       ground_share_inputs(ctx, G, BUF_RULES_STATE);
       ground_share_inputs(ctx, G, BUF_RULES_MOVE);
-      flush(ctx, G, BUF_STATE, P_STATE, 0);
-      flush(ctx, G, BUF_MOVE, P_MOVE, 0);
-      flush(ctx, G, BUF_EXCL, P_MOVE, 0);
-      flush(ctx, G, BUF_OR_STATE, P_STATE, 0);
-      flush(ctx, G, BUF_OR_MOVE, P_MOVE, 0);
-      flush(ctx, G, BUF_RULES_STATE, P_STATE, 0);
-      flush(ctx, G, BUF_RULES_MOVE, P_MOVE, 0);
+      flush_group(ctx, G, BUF_STATE, P_STATE, 0);
+      flush_group(ctx, G, BUF_MOVE, P_MOVE, 0);
+      flush_group(ctx, G, BUF_EXCL, P_MOVE, 0);
+      flush_group(ctx, G, BUF_OR_STATE, P_STATE, 0);
+      flush_group(ctx, G, BUF_OR_MOVE, P_MOVE, 0);
+      flush_group(ctx, G, BUF_RULES_STATE, P_STATE, 0);
+      flush_group(ctx, G, BUF_RULES_MOVE, P_MOVE, 0);
       memset(pending, 0, ctx->nrels);
     }
     if (!c)
@@ -586,7 +587,7 @@ gdl_status ground_build(gdl_ctx *ctx)
       pending[ctx->rules[c->rules[i]].rel] = 1;
     }
     if (c->recursive) {
-      flush(ctx, G, BUF_RULES(c->phase), c->phase, 1);
+      flush_group(ctx, G, BUF_RULES(c->phase), c->phase, 1);
       memset(pending, 0, ctx->nrels);
     }
   }
@@ -622,7 +623,7 @@ gdl_status ground_build(gdl_ctx *ctx)
   }
   ground_drop_aliases(ctx, G);
   ground_drop_dead(ctx, G);
-  outputs(ctx, G);
+  build_outputs(ctx, G);
   ground_gate_legal(ctx, G);
   ground_alias_outputs(ctx, G);
   for (i = 0; i < G->ngroups; i++)

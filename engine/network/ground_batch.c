@@ -548,9 +548,9 @@ static int run_lanes(const ground_t *G, uint64_t *v, const uint32_t *order,
   return grew;
 }
 
-/* The groups of a phase in evaluation order, as run() does: a group with
- * buckets runs its free rules and the buckets of the moves some lane
- * plays. */
+/* The groups of a phase in evaluation order, as full_pass() in
+ * ground_prop.c does: a group with buckets runs its free rules and the
+ * buckets of the moves some lane plays. */
 static void run_phase(const ground_t *G, uint64_t *v, int phase)
 {
   uint32_t i, b;

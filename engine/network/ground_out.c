@@ -181,6 +181,7 @@ int ground_state_bits(gdl_ctx *ctx, const gdl_state *s, uint32_t *w)
         continue;
       b = a;
     }
+    gdl_assert(b < G->ntslots);       /* within the state's words */
     w[b >> 5] |= (uint32_t)1 << (b & 31);
   }
   return 1;

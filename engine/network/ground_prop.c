@@ -61,7 +61,7 @@ static int run_list(ground_t *G, const uint32_t *order, uint32_t lo,
 
 /* A full pass over the groups of a phase; in the move phase, only the
  * rules of the `does` propositions that hold (does[0..k-1]). */
-static void run(ground_t *G, int phase, const uint32_t *does, uint32_t k)
+static void full_pass(ground_t *G, int phase, const uint32_t *does, uint32_t k)
 {
   uint32_t i, j, trail = phase == P_MOVE;
   for (i = 0; i < G->nphg[phase]; i++) {
@@ -103,8 +103,11 @@ static inline void ready_add(ground_t *G, uint32_t r)
 
 static inline void ready_del(ground_t *G, uint32_t r)
 {
-  uint32_t c = G->dkcode[r] - 1, last = G->ready_lo[c] + --G->nready[c];
-  uint32_t moved = G->readyr[last];
+  uint32_t c = G->dkcode[r] - 1, last, moved;
+  /* r is on its move's list: a rule is there while its count is 0 */
+  gdl_assert(G->nready[c] > 0 && G->readyr[G->rpos[r]] == r);
+  last = G->ready_lo[c] + --G->nready[c];
+  moved = G->readyr[last];
   G->readyr[G->rpos[r]] = moved;
   G->rpos[moved] = G->rpos[r];
 }
@@ -124,7 +127,9 @@ static __attribute__((noinline)) void more_outs(ground_t *G, uint32_t p,
 
 static inline void push_event(gdl_ctx *ctx, ground_t *G, uint32_t p, int v)
 {
-  uint8_t f = G->read[p];
+  uint8_t f;
+  gdl_assert(p < G->nprops);
+  f = G->read[p];
   if (f & 8) {                 /* an output: its bit */
     uint32_t i = G->outof[p] - 1;
     if (v)
@@ -167,6 +172,8 @@ support_up(gdl_ctx *ctx, ground_t *G, uint32_t h, const int rec)
 static inline __attribute__((always_inline)) void
 support_down(gdl_ctx *ctx, ground_t *G, uint32_t h, const int rec)
 {
+  /* support[h]: h's plain rules that fire now, this one among them */
+  gdl_assert(G->support[h] > 0);
   if (--G->support[h] != 0)
     return;
   if (rec && G->recgroup[h]) {
@@ -418,11 +425,11 @@ void ground_set_state(gdl_ctx *ctx, const gdl_state *s)
         G->curbits[b >> 6] |= (uint64_t)1 << (b & 63);
       }
     }
-  run(G, P_STATE, NULL, 0);
+  full_pass(G, P_STATE, NULL, 0);
   if (G->incr) {
     /* the move phase too, with no move played: from here on a joint
      * move is a change of `does` propositions like any other */
-    run(G, P_MOVE, NULL, 0);
+    full_pass(G, P_MOVE, NULL, 0);
     incr_init(G, ctx->nroles);
     memcpy(G->cpkey, G->curbits, words * sizeof *G->cpkey);
     G->cp_ok = 0;
@@ -457,7 +464,7 @@ play_props(gdl_ctx *ctx, ground_t *G, const uint32_t *does)
 }
 
 /* The joint move `moves` played in the current state: the move phase. */
-static void play(gdl_ctx *ctx, ground_t *G, const gdl_term *moves)
+static void play_joint(gdl_ctx *ctx, ground_t *G, const gdl_term *moves)
 {
   uint32_t i, r, nd = 0, does[64];
   if (G->ready) {              /* incr_build: no more than 64 roles */
@@ -484,7 +491,7 @@ static void play(gdl_ctx *ctx, ground_t *G, const gdl_term *moves)
       G->val[does[i]] = 1;
       G->mset[G->nmset++] = does[i];
     }
-  run(G, P_MOVE, does, nd);
+  full_pass(G, P_MOVE, does, nd);
 }
 
 /* ---- a joint move played --------------------------------------------- */
@@ -493,7 +500,7 @@ void ground_next(gdl_ctx *ctx, const gdl_term *moves, gdl_state *out)
 {
   ground_t *G = ctx->ground;
   uint32_t i, k = 0;
-  play(ctx, G, moves);
+  play_joint(ctx, G, moves);
   if (G->ready) {              /* the bits kept by propagation */
     ground_slot_facts(ctx, G, G->outbits, G->nnext, out);
     return;
@@ -538,7 +545,7 @@ void ground_next_bits(gdl_ctx *ctx, const gdl_term *moves, uint32_t *w)
 {
   ground_t *G = ctx->ground;
   uint32_t i, n = ground_state_words(ctx) / 2, nw = (G->nnext + 63) / 64;
-  play(ctx, G, moves);
+  play_joint(ctx, G, moves);
   for (i = 0; i < n; i++) {
     uint64_t x = i < nw ? G->outbits[i] : 0;
     w[2 * i] = (uint32_t)x;
@@ -565,7 +572,7 @@ int ground_advance(gdl_ctx *ctx, const gdl_term *moves)
   ground_t *G = ctx->ground;
   if (!G->ready || !G->bits_ok)
     return 0;
-  play(ctx, G, moves);
+  play_joint(ctx, G, moves);
   next_to_state(ctx, G);
   return 1;
 }

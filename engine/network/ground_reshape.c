@@ -64,8 +64,10 @@ uint32_t ground_prop_of(gdl_ctx *ctx, ground_t *G, gdl_term atom, int phase)
     memset(G->propof + old, 0, (c - old) * sizeof *G->propof);
     G->propofcap = c;
   }
-  if (G->propof[atom])
+  if (G->propof[atom]) {
+    gdl_assert(G->atom[G->propof[atom] - 1] == atom);
     return G->propof[atom] - 1;
+  }
   p = G->nprops;
   if (p >= G->propcap) {
     uint32_t c = G->propcap ? G->propcap * 2 : 1024;

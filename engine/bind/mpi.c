@@ -126,8 +126,11 @@ typedef struct {
   uint64_t sendcap, recvcap;       /* bytes */
   int *scount, *sdispl, *rcount, *rdispl;
   /* the level's goal and the best terminal state */
-  uint64_t goal_pos;
+  uint64_t goal_pos;               /* this rank's least of goal 100 ... */
   uint32_t goal_lid;
+  int goal_rank;                   /* ... the rank of the least of all */
+  uint64_t front;                  /* the states of the level before */
+  uint64_t *kept;                  /* the states this rank holds */
   long best;
   uint64_t best_key;
   uint32_t best_lid;
@@ -670,11 +673,10 @@ static void expand_level(mb_t *M, unsigned d, uint64_t newlo)
 }
 
 /* Ends a level: sums its counts (up to the goal), tests the end.
- * Returns 1 when the search ends (res->status set, the plan read); else
- * *nd is the states of the next level over all ranks.  *kept: the states
- * this rank holds that count as stored. */
-static int end_level(mb_t *M, unsigned d, uint64_t newlo, uint64_t *nd,
-                     uint64_t *kept)
+ * Returns LEVEL_GOAL, LEVEL_NO_NEW, LEVEL_STOP (res->status set, the best
+ * goal so far) or LEVEL_MORE; *nd is the states of the next level over
+ * all ranks.  *kept: the states this rank holds that count as stored. */
+static int end_level(mb_t *M, uint64_t newlo, uint64_t *nd, uint64_t *kept)
 {
   gdl_solve_result *r = M->res;
   uint64_t gp, mine[3] = { 0, 0, 0 }, sum[3], i;
@@ -707,31 +709,52 @@ static int end_level(mb_t *M, unsigned d, uint64_t newlo, uint64_t *nd,
   } else if (stop[1]) {
     stop_why(M, stop[1]);
   } else if (gp != NOPOS) {
-    int who = M->goal_pos == gp ? M->rank : M->nranks, holder;
-    MPI_Allreduce(&who, &holder, 1, MPI_INT, MPI_MIN, M->comm);
-    r->status = GDL_SOLVED;
-    r->goal = 100;
-    r->depth = d;
-    plan_back(M, holder, M->goal_lid, d);
-    return 1;
-  } else if (sum[2] == 0) {
-    r->status = GDL_UNSOLVABLE;
-    r->depth = d;
-    best_plan(M, 1);
-    return 1;
+    int who = M->goal_pos == gp ? M->rank : M->nranks;
+    MPI_Allreduce(&who, &M->goal_rank, 1, MPI_INT, MPI_MIN, M->comm);
+    return LEVEL_GOAL;
   } else {
-    return 0;
+    return sum[2] == 0 ? LEVEL_NO_NEW : LEVEL_MORE;
   }
   best_plan(M, 0);                  /* a limit: the best goal so far */
-  return 1;
+  return LEVEL_STOP;
+}
+
+/* Level d (level_search's level function): expanded in rounds, ended
+ * by the ranks together, its new states given their positions. */
+static int level_by_ranks(void *arg, unsigned d)
+{
+  mb_t *M = arg;
+  uint64_t newlo = M->n, nd;
+  int end;
+  expand_level(M, d, newlo);
+  if ((end = end_level(M, newlo, &nd, M->kept)) != LEVEL_MORE)
+    return end;
+  if (!rank_level(M, newlo, M->front)) {
+    stop_why(M, M->stop ? M->stop : STOP_MEMORY);
+    best_plan(M, 0);
+    return LEVEL_STOP;
+  }
+  M->front = nd;
+  M->lo = newlo;
+  return LEVEL_MORE;
+}
+
+/* The plan (level_search's): to the first state of goal 100, else the
+ * best goal over all ranks and the plan to its first state.
+ * Collective. */
+static void plan_by_parents(void *arg, int solved, unsigned d)
+{
+  mb_t *M = arg;
+  if (solved)
+    plan_back(M, M->goal_rank, M->goal_lid, d);
+  else
+    best_plan(M, 1);
 }
 
 /* The search from the start state's bits; res filled on every rank, and
  * *kept the states this rank holds. */
 static void search(mb_t *M, uint32_t *start, uint64_t *kept)
 {
-  uint64_t nd = 1, front = 1, newlo;
-  unsigned d;
   M->res->goal = -1;
   M->res->stored = 1;
   M->tcap = 1024;
@@ -748,20 +771,9 @@ static void search(mb_t *M, uint32_t *start, uint64_t *kept)
       M->st[lid].pos = 0;
   }
   *kept = M->n;
-  for (d = 0;; d++) {
-    M->res->depth = d ? d - 1 : 0;  /* every state of a smaller depth tested */
-    newlo = M->n;
-    expand_level(M, d, newlo);
-    if (end_level(M, d, newlo, &nd, kept))
-      return;
-    if (!rank_level(M, newlo, front)) {
-      stop_why(M, M->stop ? M->stop : STOP_MEMORY);
-      best_plan(M, 0);
-      return;
-    }
-    front = nd;
-    M->lo = newlo;
-  }
+  M->front = 1;
+  M->kept = kept;
+  level_search(M->res, level_by_ranks, plan_by_parents, M);
 }
 
 /* ---- the command ------------------------------------------------------ */

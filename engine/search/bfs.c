@@ -453,7 +453,8 @@ static void expand_batch(worker_t *W, uint32_t b)
   s->b = b;
   s->n = F->hi - b < 64 ? F->hi - b : 64;
   s->lanes = take_up_ids(W, b, s->n, j, 1, F->nlevel - 1);
-  s->total = level_children(&F->S, &W->L, s->lanes, j, off, &s->out, &s->outcap);
+  s->total = level_children(&F->S, &W->L, s->lanes, j, off, &s->out,
+                            &s->outcap);
   if (s->total == UINT64_MAX ||
       !wgrow(F, (void **)&s->hb, &s->hbcap, s->total + 1, sizeof *s->hb))
     return;
@@ -759,18 +760,17 @@ unsigned bfs_threads(unsigned asked)
   return n < 1 ? 1 : n > MAX_THREADS ? MAX_THREADS : (unsigned)n;
 }
 
-/* One level expanded and its children stored; 1 when the search ends. */
-static int one_level(bfs_t *F)
+/* Level d (level_search's level function) expanded and its children
+ * stored: LEVEL_GOAL, LEVEL_NO_NEW or LEVEL_MORE; throws at a limit. */
+static int level_by_threads(void *arg, unsigned d)
 {
+  bfs_t *F = arg;
   gdl_ctx *ctx = F->ctx;
   gdl_solve_result *r = F->res;
-  uint32_t t, d = F->nlevel - 1;
+  uint32_t t;
   int left;
   F->lo = F->level[d];
   F->hi = F->level[d + 1];
-  if (F->lo == F->hi)
-    return 1;                  /* nothing left: every state was seen */
-  r->depth = d ? d - 1 : 0;    /* every state of a smaller depth tested */
   F->goal = NONE;
   left = run_level(F);
   for (t = 0; t < F->nthreads; t++) {
@@ -792,7 +792,21 @@ static int one_level(bfs_t *F)
   if (stopped(F))
     ctx_throw(ctx, GDL_ELIMIT, "%s", F->why);
   progress(F, 0);
-  return F->goal != NONE;
+  if (F->goal != NONE)
+    return LEVEL_GOAL;
+  return F->nstates == F->hi ? LEVEL_NO_NEW : LEVEL_MORE;
+}
+
+/* The plan (level_search's): to the first state of goal 100, else to the
+ * first terminal state of the best goal, if any. */
+static void plan_by_levels(void *arg, int solved, unsigned d)
+{
+  bfs_t *F = arg;
+  (void)d;
+  if (solved)
+    plan_back(F, F->goal);
+  else if (F->res->goal >= 0)
+    plan_back(F, F->best_id);
 }
 
 int bfs_levels(gdl_ctx *ctx, const gdl_solve_opts *o, gdl_solve_result *r,
@@ -869,19 +883,7 @@ int bfs_levels(gdl_ctx *ctx, const gdl_solve_opts *o, gdl_solve_result *r,
   F->level[1] = 1;
   F->nlevel = 1;
   r->stored = 1;
-  while (!one_level(F))
-    ;
-  if (F->goal != NONE) {
-    r->status = GDL_SOLVED;
-    r->goal = 100;
-    plan_back(F, F->goal);
-    r->depth = (unsigned)r->length;
-  } else {
-    r->status = GDL_UNSOLVABLE;
-    r->depth = F->nlevel >= 2 ? F->nlevel - 2 : 0;
-    if (r->goal >= 0)
-      plan_back(F, F->best_id);
-  }
+  level_search(r, level_by_threads, plan_by_levels, F);
   r->bytes_per_state = store_bytes(F) / F->nstates;
   ctx->jmp = old;
   release(F);

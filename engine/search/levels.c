@@ -2,17 +2,24 @@
  * levels.c - what the two breadth-first searches by levels share: bfs.c's
  * threads on one machine and gdl-mpi's ranks (engine/bind/mpi.c).
  *
- * Both expand a level 64 states at a time in the grounded network's batch
- * (ground_batch.c): the states go in with their step counter put back,
- * the terminal ones are tested, and the others' children come out, each
- * lane's in the order of its joint moves, with the counter taken out
- * again.  Both poll the interrupt and the clock between batches and stop
- * with the same words.  Both read the plan back from the goal a parent at
- * a time: bfs.c finds a parent by expanding the level before until one of
- * its states makes the child (no parent is stored), gdl-mpi follows the
- * parent and joint move its ranks store; the steps fill the plan the same
- * way.  Where they differ (the store, the order of states, who commits,
- * the exchange between ranks) stays in their own files.
+ * Both go a level at a time (level_search): a level expanded, then the
+ * verdict, the same for both: a state of goal 100 ends the search with
+ * the plan to the first, a level without a new state ends it unsolvable
+ * with the plan to the first terminal state of the best goal; what a
+ * level is (threads committing in order, ranks exchanging children) is
+ * the caller's function.
+ *
+ * Both expand a level 64 states at a time in the grounded network's
+ * batch (ground_batch.c): the states go in with their step counter put
+ * back, the terminal ones are tested, and the others' children come out,
+ * each lane's in the order of its joint moves, with the counter taken
+ * out again.  Both poll the interrupt and the clock between batches
+ * and stop with the same words.  Both read the plan back from the goal a
+ * parent at a time: bfs.c finds a parent by expanding the level before
+ * until one of its states makes the child (no parent is stored), gdl-mpi
+ * follows the parent and joint move its ranks store; the steps fill the
+ * plan the same way.  Where they differ (the store, the order of states,
+ * who commits, the exchange between ranks) stays in their own files.
  */
 #include <stdio.h>
 
@@ -66,6 +73,30 @@ uint64_t level_children(const level_setup_t *S, level_batch_t *L,
   for (c = 0; S->C && c < total; c++)
     counter_out(S->C, *out + c * S->words);
   return total;
+}
+
+/* ---- the levels ----------------------------------------------------- */
+
+void level_search(gdl_solve_result *r, level_fn level, level_plan_fn plan,
+                  void *arg)
+{
+  unsigned d;
+  int end;
+  for (d = 0;; d++) {
+    r->depth = d ? d - 1 : 0;  /* every state of a smaller depth tested */
+    if ((end = level(arg, d)) != LEVEL_MORE)
+      break;
+  }
+  if (end == LEVEL_GOAL) {
+    r->status = GDL_SOLVED;
+    r->goal = 100;
+    plan(arg, 1, d);
+    r->depth = d;              /* the plan read: a limit there keeps d-1 */
+  } else if (end == LEVEL_NO_NEW) {
+    r->status = GDL_UNSOLVABLE;
+    r->depth = d;
+    plan(arg, 0, d);
+  }
 }
 
 /* ---- limits ----------------------------------------------------------- */

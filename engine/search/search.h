@@ -64,6 +64,18 @@ uint64_t level_children(const level_setup_t *S, level_batch_t *L,
                         uint64_t lanes, const uint64_t *j, uint64_t *off,
                         uint32_t **out, uint64_t *cap);
 
+/* The search a level at a time: level(arg, d) expands level d (d = 0:
+ * the start state) and says how it ended; at a goal or with no new state
+ * r's status and depth are set and plan(arg, solved, d) reads the plan
+ * back: to the first state of goal 100 (solved), else, if r->goal >= 0
+ * (gdl-mpi: if any rank's best goal is), to the first terminal state of
+ * the best goal.  At LEVEL_STOP, r is the level function's to fill. */
+enum { LEVEL_MORE, LEVEL_GOAL, LEVEL_NO_NEW, LEVEL_STOP };
+typedef int (*level_fn)(void *arg, unsigned d);
+typedef void (*level_plan_fn)(void *arg, int solved, unsigned d);
+void level_search(gdl_solve_result *r, level_fn level, level_plan_fn plan,
+                  void *arg);
+
 /* A limit met: the interrupt (ctx->interrupt) or the clock (deadline, a
  * ctx_clock() time; 0: none).  LEVEL_GOING when neither. */
 enum { LEVEL_GOING, LEVEL_INTERRUPTED, LEVEL_TIME_OUT };

@@ -258,7 +258,7 @@ static double rank_bytes(const mb_t *M)
 /* ---- expanding -------------------------------------------------------- */
 
 /* The rank stopped at the interrupt (a signal) or the clock. */
-static void check_limits(mb_t *M)
+static void stop_at_limit(mb_t *M)
 {
   int limit;
   if (M->stop)
@@ -365,7 +365,7 @@ static void expand_some(mb_t *M, uint64_t *cur, uint64_t hi, unsigned level)
           return;
     }
     *cur = b + n;
-    check_limits(M);
+    stop_at_limit(M);
   }
 }
 
@@ -595,7 +595,7 @@ static void parent_of(void *arg, unsigned lv, gdl_term *moves)
 
 /* The plan to the state (rank tr, local id tl) at depth len, read back by
  * parents (see the top); on every rank into res->plan.  Collective. */
-static void plan_back(mb_t *M, int tr, uint32_t tl, unsigned len)
+static void plan_to_lid(mb_t *M, int tr, uint32_t tl, unsigned len)
 {
   chain_t P;
   P.M = M;
@@ -622,7 +622,7 @@ static void best_plan(mb_t *M, int plan)
   MPI_Allreduce(&key, &least, 1, MPI_UINT64_T, MPI_MIN, M->comm);
   who = key == least ? M->rank : M->nranks;
   MPI_Allreduce(&who, &holder, 1, MPI_INT, MPI_MIN, M->comm);
-  plan_back(M, holder, M->best_lid, (unsigned)(least >> POSBITS));
+  plan_to_lid(M, holder, M->best_lid, (unsigned)(least >> POSBITS));
 }
 
 /* ---- the search ------------------------------------------------------- */
@@ -691,7 +691,7 @@ static int end_level(mb_t *M, uint64_t newlo, uint64_t *nd, uint64_t *kept)
     mine[2] += M->st[i].pos < gp;   /* made by a state before the goal */
   *kept = newlo + mine[2];
   stops[0] = M->stop;
-  check_limits(M);
+  stop_at_limit(M);
   stops[1] = M->stop;
   MPI_Allreduce(mine, sum, 3, MPI_UINT64_T, MPI_SUM, M->comm);
   MPI_Allreduce(stops, stop, 2, MPI_INT, MPI_MAX, M->comm);
@@ -746,7 +746,7 @@ static void plan_by_parents(void *arg, int solved, unsigned d)
 {
   mb_t *M = arg;
   if (solved)
-    plan_back(M, M->goal_rank, M->goal_lid, d);
+    plan_to_lid(M, M->goal_rank, M->goal_lid, d);
   else
     best_plan(M, 1);
 }

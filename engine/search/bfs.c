@@ -57,7 +57,7 @@ typedef struct {
   unsigned t;                 /* 0: the caller */
   level_batch_t L;            /* its batch: the lanes' states in `in` */
   uint32_t *in;               /* the lanes' states, words each */
-  uint32_t *out;              /* plan_back: a batch's children */
+  uint32_t *out;              /* find_parent: a batch's children */
   uint64_t outcap;            /* ... in words */
   long best;                  /* best goal of a terminal state ... */
   uint32_t best_id;           /* ... first at */
@@ -588,7 +588,7 @@ static void commit(bfs_t *F, const struct slot *s, int *full)
 static void progress(bfs_t *F, int force);
 
 /* Every thread stopped at the interrupt or the context's deadline. */
-static void check_limits(bfs_t *F)
+static void halt_at_limit(bfs_t *F)
 {
   int limit = level_limit(F->ctx, F->ctx->deadline);
   if (limit != LEVEL_GOING) {
@@ -629,7 +629,7 @@ static int run_level(bfs_t *F)
       __atomic_store_n(&F->done, F->done + 1, __ATOMIC_RELEASE);
       if (__atomic_load_n(&F->goal, __ATOMIC_RELAXED) < end)
         break;                 /* a state of goal 100: the level's last */
-      check_limits(F);
+      halt_at_limit(F);
       progress(F, 0);
     } else if ((c = claim(F, &b)) > 0) {
       expand_batch(&F->w[0], b);
@@ -706,7 +706,7 @@ static void find_parent(void *arg, unsigned lv, gdl_term *moves)
 }
 
 /* The plan to state id, read back a level at a time. */
-static void plan_back(bfs_t *F, uint32_t id)
+static void plan_to_id(bfs_t *F, uint32_t id)
 {
   plan_walk_t P;
   uint32_t d = 0;
@@ -788,7 +788,7 @@ static int level_by_threads(void *arg, unsigned d)
   if (left)
     ctx_throw(ctx, GDL_ELIMIT, "state limit of %llu reached",
               (unsigned long long)F->o->max_states);
-  check_limits(F);
+  halt_at_limit(F);
   if (stopped(F))
     ctx_throw(ctx, GDL_ELIMIT, "%s", F->why);
   progress(F, 0);
@@ -804,9 +804,9 @@ static void plan_by_levels(void *arg, int solved, unsigned d)
   bfs_t *F = arg;
   (void)d;
   if (solved)
-    plan_back(F, F->goal);
+    plan_to_id(F, F->goal);
   else if (F->res->goal >= 0)
-    plan_back(F, F->best_id);
+    plan_to_id(F, F->best_id);
 }
 
 int bfs_levels(gdl_ctx *ctx, const gdl_solve_opts *o, gdl_solve_result *r,

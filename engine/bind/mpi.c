@@ -15,10 +15,12 @@
  * parent as (rank, local id) with the joint-move number that made it.
  *
  * The search goes a level at a time.  Each rank expands its share of the
- * frontier 64 states at a time with the grounded network (ground_batch.c,
- * as bfs.c does), and sends every child to its owner: MPI_Alltoall of the
- * counts, then MPI_Alltoallv of the records, in rounds whenever a buffer
- * nears 64 MB, until every rank has expanded all of its frontier.  The
+ * frontier 64 states at a time with the grounded network, through the
+ * code bfs.c uses (search/levels.c: the batch taken up, the children
+ * made, the limits, the plan read back a parent at a time), and sends
+ * every child to its owner: MPI_Alltoall of the counts, then
+ * MPI_Alltoallv of the records, in rounds whenever a buffer nears 64 MB,
+ * until every rank has expanded all of its frontier.  The
  * owner drops a child it stored at a smaller depth and keeps, of the
  * makings of a new state, the least (parent's position, joint move).
  *
@@ -94,12 +96,12 @@ typedef struct {
   uint32_t rec;                    /* 32-bit words a child record takes:
                                       bits, parent position (2), joint
                                       move, parent id */
-  double t0, deadline;
-  volatile int *interrupt;
+  double t0, deadline;             /* now() times; deadline 0: none */
   int stop;                        /* this rank's STOP_ reason */
-  gbatch_t *B;
-  const uint32_t *lane[64];
-  counter_t *C;                        /* a step counter stored states are
+  level_setup_t S;                 /* the batch's words, step counter and
+                                      growth (search/levels.c) */
+  level_batch_t L;                 /* ... the batch */
+  counter_t *C;                    /* a step counter stored states are
                                       without (counter.c), or NULL */
   uint32_t *clocked;               /* ... the lanes with it put back */
   uint32_t *out;                   /* a batch's children */
@@ -124,8 +126,11 @@ typedef struct {
   uint64_t sendcap, recvcap;       /* bytes */
   int *scount, *sdispl, *rcount, *rdispl;
   /* the level's goal and the best terminal state */
-  uint64_t goal_pos;
+  uint64_t goal_pos;               /* this rank's least of goal 100 ... */
   uint32_t goal_lid;
+  int goal_rank;                   /* ... the rank of the least of all */
+  uint64_t front;                  /* the states of the level before */
+  uint64_t *kept;                  /* the states this rank holds */
   long best;
   uint64_t best_key;
   uint32_t best_lid;
@@ -143,8 +148,10 @@ static void on_signal(int sig)
 
 /* Grows *p (*cap elements of sz bytes) to hold need; 0, and the rank
  * stopped, when the memory limit is met. */
-static int grow(mb_t *M, void **p, uint64_t *cap, uint64_t need, size_t sz)
+static int grow(void *arg, void **p, uint64_t *cap, uint64_t need,
+                size_t sz)
 {
+  mb_t *M = arg;
   if (ctx_try_grow(M->ctx, p, cap, need, sz, 64))
     return 1;
   M->stop = STOP_MEMORY;
@@ -180,7 +187,7 @@ static const uint32_t *state_bits(const mb_t *M, uint64_t lid)
 
 /* The local id of state w (hash h), or NONE; *slot: where it is or would
  * go. */
-static uint32_t find(const mb_t *M, const uint32_t *w, uint64_t h,
+static uint32_t find_state(const mb_t *M, const uint32_t *w, uint64_t h,
                      uint64_t *slot)
 {
   uint64_t m = M->tcap - 1, j = h & m;
@@ -220,7 +227,7 @@ static int rehash(mb_t *M)
 }
 
 /* Stores state w, new here; its local id, or NONE when memory is out. */
-static uint32_t add(mb_t *M, const uint32_t *w, uint64_t h)
+static uint32_t store_state(mb_t *M, const uint32_t *w, uint64_t h)
 {
   uint64_t slot;
   uint32_t lid = (uint32_t)M->n;
@@ -234,15 +241,15 @@ static uint32_t add(mb_t *M, const uint32_t *w, uint64_t h)
             sizeof *M->bits) ||
       !grow(M, (void **)&M->st, &M->stcap, M->n + 1, sizeof *M->st))
     return NONE;
-  find(M, w, h, &slot);
+  find_state(M, w, h, &slot);
   memcpy(M->bits + M->n * M->words, w, M->words * sizeof *w);
   M->table[slot] = lid + 1;
   M->n++;
   return lid;
 }
 
-/* Bytes the store holds. */
-static double store_bytes(const mb_t *M)
+/* Bytes this rank's store holds. */
+static double rank_bytes(const mb_t *M)
 {
   return (double)(M->bitscap * sizeof *M->bits + M->stcap * sizeof *M->st +
                   M->tcap * sizeof *M->table);
@@ -250,13 +257,16 @@ static double store_bytes(const mb_t *M)
 
 /* ---- expanding -------------------------------------------------------- */
 
-static void check_limits(mb_t *M)
+/* The rank stopped at the interrupt (a signal) or the clock. */
+static void stop_at_limit(mb_t *M)
 {
+  int limit;
   if (M->stop)
     return;
-  if (got_signal || (M->interrupt && *M->interrupt))
+  limit = level_limit(M->ctx, M->deadline);
+  if (limit == LEVEL_INTERRUPTED)
     M->stop = STOP_INTERRUPT;
-  else if (M->deadline > 0 && now() > M->deadline)
+  else if (limit == LEVEL_TIME_OUT)
     M->stop = STOP_TIME;
 }
 
@@ -280,73 +290,52 @@ static int send_child(mb_t *M, const uint32_t *w, uint64_t ppos, uint64_t j,
   return 1;
 }
 
-/* Stored states [b, b + n) of depth `level` into the batch's lanes, with
- * the step counter put back. */
-static void lanes_in(mb_t *M, uint64_t b, uint32_t n, unsigned level)
+/* Stored states [b, b + n) into the batch's lanes: their own words, or
+ * copies where the step counter is to be put back. */
+static void lanes_in(mb_t *M, uint64_t b, uint32_t n)
 {
   uint32_t l;
   for (l = 0; l < n; l++) {
-    M->lane[l] = state_bits(M, b + l);
+    M->L.lane[l] = state_bits(M, b + l);
     if (M->C) {
       uint32_t *w = M->clocked + (size_t)l * M->words;
-      memcpy(w, M->lane[l], M->words * sizeof *w);
-      counter_in(M->C, w, level);
-      M->lane[l] = w;
+      memcpy(w, M->L.lane[l], M->words * sizeof *w);
+      M->L.lane[l] = w;
     }
   }
-  gbatch_states(M->B, M->lane, n);
 }
 
-/* The terminal lanes tested: the best goal (by level, position) and goal
- * 100.  Returns the lanes to expand, their joint moves in j[]. */
-static uint64_t take_up(mb_t *M, uint64_t b, uint32_t n, unsigned level,
-                        uint64_t *j)
+/* Frontier states [b, b + n), of depth `level`, taken up (level_take_up,
+ * every lane), the terminal ones' goals noted: the best (by level,
+ * position) and the least position of goal 100.  Returns the lanes to
+ * expand, their joint moves in j[]. */
+static uint64_t take_up_frontier(mb_t *M, uint64_t b, uint32_t n,
+                                 unsigned level, uint64_t *j)
 {
-  uint64_t term, lanes = 0;
-  uint32_t l;
-  lanes_in(M, b, n, level);
-  term = gbatch_terminal(M->B);
-  for (l = 0; l < n; l++) {
+  uint64_t lanes, term, x;
+  long goal[64];
+  lanes_in(M, b, n);
+  lanes = level_take_up(&M->S, &M->L, n, level, 0, j, &term, goal);
+  for (x = term; x; x &= x - 1) {
+    uint32_t l = (uint32_t)__builtin_ctzll(x);
     uint64_t pos = M->st[b + l].pos;
-    j[l] = 0;
-    if (term >> l & 1) {
-      long g = gbatch_goal(M->B, l);
-      uint64_t key = (uint64_t)level << POSBITS | pos;
-      if (g > M->best || (g == M->best && g >= 0 && key < M->best_key)) {
-        M->best = g;
-        M->best_key = key;
-        M->best_lid = (uint32_t)(b + l);
-      }
-      if (g == 100 && pos < M->goal_pos) {
-        M->goal_pos = pos;
-        M->goal_lid = (uint32_t)(b + l);
-      }
-      continue;
+    uint64_t key = (uint64_t)level << POSBITS | pos;
+    long g = goal[l];
+    if (g > M->best || (g == M->best && g >= 0 && key < M->best_key)) {
+      M->best = g;
+      M->best_key = key;
+      M->best_lid = (uint32_t)(b + l);
     }
-    if ((j[l] = gbatch_joints(M->B, l)) != 0)
-      lanes |= (uint64_t)1 << l;
+    if (g == 100 && pos < M->goal_pos) {
+      M->goal_pos = pos;
+      M->goal_lid = (uint32_t)(b + l);
+    }
   }
   return lanes;
 }
 
-/* The children of the lanes, each lane's in the order of its joint moves,
- * to M->out without the step counter: lane l's from off[l] (as in
- * bfs.c). */
-static int make_children(mb_t *M, uint64_t lanes, const uint64_t *j,
-                         uint64_t *off)
-{
-  uint64_t total = gbatch_layout(lanes, j, off), c;
-  if (!grow(M, (void **)&M->out, &M->outcap, total * M->words + 1,
-            sizeof *M->out))
-    return 0;
-  gbatch_expand(M->B, lanes, off, M->out);
-  for (c = 0; M->C && c < total; c++)
-    counter_out(M->C, M->out + c * M->words);
-  return 1;
-}
-
 /* Whether a destination's buffer is full enough for a round. */
-static int full(const mb_t *M)
+static int buffers_full(const mb_t *M)
 {
   int d;
   for (d = 0; d < M->nranks; d++)
@@ -360,11 +349,12 @@ static int full(const mb_t *M)
 static void expand_some(mb_t *M, uint64_t *cur, uint64_t hi, unsigned level)
 {
   uint64_t j[64], off[64], x, c;
-  while (*cur < hi && !M->stop && !full(M)) {
+  while (*cur < hi && !M->stop && !buffers_full(M)) {
     uint64_t b = *cur, lanes;
     uint32_t n = hi - b < 64 ? (uint32_t)(hi - b) : 64;
-    lanes = take_up(M, b, n, level, j);
-    if (!make_children(M, lanes, j, off))
+    lanes = take_up_frontier(M, b, n, level, j);
+    if (level_children(&M->S, &M->L, lanes, j, off, &M->out, &M->outcap) ==
+        UINT64_MAX)
       return;
     for (x = lanes; x; x &= x - 1) {
       uint32_t l = (uint32_t)__builtin_ctzll(x);
@@ -375,7 +365,7 @@ static void expand_some(mb_t *M, uint64_t *cur, uint64_t hi, unsigned level)
           return;
     }
     *cur = b + n;
-    check_limits(M);
+    stop_at_limit(M);
   }
 }
 
@@ -424,11 +414,11 @@ static int alltoallv(mb_t *M, MPI_Datatype type, size_t size,
 /* An owner's handling of a child made by rank src: dropped when stored at
  * a smaller depth; else stored, or its parent kept when its key (parent
  * position, joint move) is the least so far. */
-static void take(mb_t *M, const uint32_t *r, int src, uint64_t newlo)
+static void take_child(mb_t *M, const uint32_t *r, int src, uint64_t newlo)
 {
   uint64_t ppos = r[M->words] | (uint64_t)r[M->words + 1] << 32, slot;
   uint64_t h = hash_bits(r, M->words);
-  uint32_t j = r[M->words + 2], lid = find(M, r, h, &slot);
+  uint32_t j = r[M->words + 2], lid = find_state(M, r, h, &slot);
   info_t *s;
   if (lid != NONE && lid < newlo)
     return;                      /* stored at a smaller depth */
@@ -436,7 +426,7 @@ static void take(mb_t *M, const uint32_t *r, int src, uint64_t newlo)
     s = &M->st[lid];
     if (ppos > s->pos || (ppos == s->pos && j >= s->pj))
       return;                    /* made before in one-process order */
-  } else if ((lid = add(M, r, h)) == NONE) {
+  } else if ((lid = store_state(M, r, h)) == NONE) {
     return;                      /* memory: the level stops */
   }
   s = &M->st[lid];
@@ -469,7 +459,7 @@ static void exchange(mb_t *M, uint64_t newlo)
   for (d = 0; d < M->nranks; d++) {
     const uint32_t *r = (const uint32_t *)M->recvbuf + M->rdispl[d];
     for (i = 0; i < (uint64_t)M->rcount[d]; i += M->rec)
-      take(M, r + i, d, newlo);
+      take_child(M, r + i, d, newlo);
   }
 }
 
@@ -571,33 +561,49 @@ static int rank_level(mb_t *M, uint64_t newlo, uint64_t nd)
 
 /* ---- the plan --------------------------------------------------------- */
 
-/* The plan to the state (rank tr, local id tl) at depth len, read back by
- * parents (see the top); on rank 0 into res->plan.  Collective. */
-static void plan_back(mb_t *M, int tr, uint32_t tl, unsigned len)
+typedef struct {                   /* a plan read back by parents */
+  mb_t *M;
+  int rank;                        /* the state whose parent is next: its */
+  uint32_t lid;                    /* ... owner and local id there */
+  gdl_term *moves;                 /* k + 1 */
+} chain_t;
+
+/* The chain's state (of depth lv) becomes its parent: its owner
+ * broadcasts the parent and joint move number, the parent's owner
+ * evaluates the parent and broadcasts the moves.  Collective. */
+static void parent_of(void *arg, unsigned lv, gdl_term *moves)
 {
-  gdl_solve_result *r = M->res;
-  gdl_term *mv = ctx_alloc(M->ctx, (M->k + 1) * sizeof *mv);
-  unsigned lv;
-  r->length = len;
-  r->plan = ctx_arena(M->ctx, ((size_t)len * M->k + 1) * sizeof *r->plan);
-  for (lv = len; lv > 0; lv--) {
-    uint32_t p[3];
-    if (M->rank == tr) {
-      p[0] = M->st[tl].prank;
-      p[1] = M->st[tl].plid;
-      p[2] = M->st[tl].pj;
-    }
-    MPI_Bcast(p, 3, MPI_UINT32_T, tr, M->comm);
-    if (M->rank == (int)p[0]) {
-      lanes_in(M, p[1], 1, lv - 1);
-      gbatch_joint(M->B, 0, p[2], mv);
-    }
-    MPI_Bcast(mv, (int)M->k, MPI_UINT32_T, (int)p[0], M->comm);
-    memcpy(r->plan + (size_t)(lv - 1) * M->k, mv, M->k * sizeof *mv);
-    tr = (int)p[0];
-    tl = p[1];
+  chain_t *P = arg;
+  mb_t *M = P->M;
+  uint32_t p[3];
+  if (M->rank == P->rank) {
+    p[0] = M->st[P->lid].prank;
+    p[1] = M->st[P->lid].plid;
+    p[2] = M->st[P->lid].pj;
   }
-  ctx_free(M->ctx, mv);
+  MPI_Bcast(p, 3, MPI_UINT32_T, P->rank, M->comm);
+  if (M->rank == (int)p[0]) {
+    lanes_in(M, p[1], 1);
+    level_states_in(&M->S, &M->L, 1, lv - 1);
+    gbatch_joint(M->L.B, 0, p[2], P->moves);
+  }
+  MPI_Bcast(P->moves, (int)M->k, MPI_UINT32_T, (int)p[0], M->comm);
+  memcpy(moves, P->moves, M->k * sizeof *moves);
+  P->rank = (int)p[0];
+  P->lid = p[1];
+}
+
+/* The plan to the state (rank tr, local id tl) at depth len, read back by
+ * parents (see the top); on every rank into res->plan.  Collective. */
+static void plan_to_lid(mb_t *M, int tr, uint32_t tl, unsigned len)
+{
+  chain_t P;
+  P.M = M;
+  P.rank = tr;
+  P.lid = tl;
+  P.moves = ctx_alloc(M->ctx, (M->k + 1) * sizeof *P.moves);
+  level_plan(M->ctx, M->res, len, M->k, parent_of, &P);
+  ctx_free(M->ctx, P.moves);
 }
 
 /* The best goal of a terminal state over all ranks, and the plan to the
@@ -616,22 +622,21 @@ static void best_plan(mb_t *M, int plan)
   MPI_Allreduce(&key, &least, 1, MPI_UINT64_T, MPI_MIN, M->comm);
   who = key == least ? M->rank : M->nranks;
   MPI_Allreduce(&who, &holder, 1, MPI_INT, MPI_MIN, M->comm);
-  plan_back(M, holder, M->best_lid, (unsigned)(least >> POSBITS));
+  plan_to_lid(M, holder, M->best_lid, (unsigned)(least >> POSBITS));
 }
 
 /* ---- the search ------------------------------------------------------- */
 
-static void limit_why(mb_t *M, int code)
+/* res stopped at a limit, the reason a STOP_ code. */
+static void stop_why(mb_t *M, int code)
 {
   gdl_solve_result *r = M->res;
   r->status = GDL_LIMIT;
   switch (code) {
   case STOP_INTERRUPT:
-    snprintf(r->why, sizeof r->why, "interrupted");
-    break;
   case STOP_TIME:
-    snprintf(r->why, sizeof r->why, "time limit of %g s reached",
-             M->o->max_seconds);
+    level_limit_why(code == STOP_TIME ? LEVEL_TIME_OUT : LEVEL_INTERRUPTED,
+                    M->o->max_seconds, r->why, sizeof r->why);
     break;
   case STOP_BIG:
     snprintf(r->why, sizeof r->why, "a rank's share of a level passed "
@@ -668,11 +673,10 @@ static void expand_level(mb_t *M, unsigned d, uint64_t newlo)
 }
 
 /* Ends a level: sums its counts (up to the goal), tests the end.
- * Returns 1 when the search ends (res->status set, the plan read); else
- * *nd is the states of the next level over all ranks.  *kept: the states
- * this rank holds that count as stored. */
-static int end_level(mb_t *M, unsigned d, uint64_t newlo, uint64_t *nd,
-                     uint64_t *kept)
+ * Returns LEVEL_GOAL, LEVEL_NO_NEW, LEVEL_STOP (res->status set, the best
+ * goal so far) or LEVEL_MORE; *nd is the states of the next level over
+ * all ranks.  *kept: the states this rank holds that count as stored. */
+static int end_level(mb_t *M, uint64_t newlo, uint64_t *nd, uint64_t *kept)
 {
   gdl_solve_result *r = M->res;
   uint64_t gp, mine[3] = { 0, 0, 0 }, sum[3], i;
@@ -687,7 +691,7 @@ static int end_level(mb_t *M, unsigned d, uint64_t newlo, uint64_t *nd,
     mine[2] += M->st[i].pos < gp;   /* made by a state before the goal */
   *kept = newlo + mine[2];
   stops[0] = M->stop;
-  check_limits(M);
+  stop_at_limit(M);
   stops[1] = M->stop;
   MPI_Allreduce(mine, sum, 3, MPI_UINT64_T, MPI_SUM, M->comm);
   MPI_Allreduce(stops, stop, 2, MPI_INT, MPI_MAX, M->comm);
@@ -696,76 +700,87 @@ static int end_level(mb_t *M, unsigned d, uint64_t newlo, uint64_t *nd,
   r->stored += sum[2];
   *nd = sum[2];
   if (stop[0]) {
-    limit_why(M, stop[0]);
+    stop_why(M, stop[0]);
   } else if (M->o->max_states && r->stored > M->o->max_states) {
     r->stored = M->o->max_states;
     r->status = GDL_LIMIT;
     snprintf(r->why, sizeof r->why, "state limit of %llu reached",
              (unsigned long long)M->o->max_states);
   } else if (stop[1]) {
-    limit_why(M, stop[1]);
+    stop_why(M, stop[1]);
   } else if (gp != NOPOS) {
-    int who = M->goal_pos == gp ? M->rank : M->nranks, holder;
-    MPI_Allreduce(&who, &holder, 1, MPI_INT, MPI_MIN, M->comm);
-    r->status = GDL_SOLVED;
-    r->goal = 100;
-    r->depth = d;
-    plan_back(M, holder, M->goal_lid, d);
-    return 1;
-  } else if (sum[2] == 0) {
-    r->status = GDL_UNSOLVABLE;
-    r->depth = d;
-    best_plan(M, 1);
-    return 1;
+    int who = M->goal_pos == gp ? M->rank : M->nranks;
+    MPI_Allreduce(&who, &M->goal_rank, 1, MPI_INT, MPI_MIN, M->comm);
+    return LEVEL_GOAL;
   } else {
-    return 0;
+    return sum[2] == 0 ? LEVEL_NO_NEW : LEVEL_MORE;
   }
   best_plan(M, 0);                  /* a limit: the best goal so far */
-  return 1;
+  return LEVEL_STOP;
+}
+
+/* Level d (level_search's level function): expanded in rounds, ended
+ * by the ranks together, its new states given their positions. */
+static int level_by_ranks(void *arg, unsigned d)
+{
+  mb_t *M = arg;
+  uint64_t newlo = M->n, nd;
+  int end;
+  expand_level(M, d, newlo);
+  if ((end = end_level(M, newlo, &nd, M->kept)) != LEVEL_MORE)
+    return end;
+  if (!rank_level(M, newlo, M->front)) {
+    stop_why(M, M->stop ? M->stop : STOP_MEMORY);
+    best_plan(M, 0);
+    return LEVEL_STOP;
+  }
+  M->front = nd;
+  M->lo = newlo;
+  return LEVEL_MORE;
+}
+
+/* The plan (level_search's): to the first state of goal 100, else the
+ * best goal over all ranks and the plan to its first state.
+ * Collective. */
+static void plan_by_parents(void *arg, int solved, unsigned d)
+{
+  mb_t *M = arg;
+  if (solved)
+    plan_to_lid(M, M->goal_rank, M->goal_lid, d);
+  else
+    best_plan(M, 1);
 }
 
 /* The search from the start state's bits; res filled on every rank, and
  * *kept the states this rank holds. */
 static void search(mb_t *M, uint32_t *start, uint64_t *kept)
 {
-  uint64_t nd = 1, front = 1, newlo;
-  unsigned d;
   M->res->goal = -1;
   M->res->stored = 1;
   M->tcap = 1024;
   M->table = ctx_alloc(M->ctx, (size_t)M->tcap * sizeof *M->table);
   if (M->o->counter >= 0 && (M->C = counter_start(M->ctx, start)) != NULL) {
     M->clocked = ctx_alloc(M->ctx, (size_t)64 * M->words * sizeof *M->clocked);
+    M->S.C = M->C;
     M->res->counter = counter_slots(M->C);
     counter_out(M->C, start);
   }
   if (owner(M, hash_bits(start, M->words)) == M->rank) {
-    uint32_t lid = add(M, start, hash_bits(start, M->words));
+    uint32_t lid = store_state(M, start, hash_bits(start, M->words));
     if (lid != NONE)
       M->st[lid].pos = 0;
   }
   *kept = M->n;
-  for (d = 0;; d++) {
-    M->res->depth = d ? d - 1 : 0;  /* every state of a smaller depth tested */
-    newlo = M->n;
-    expand_level(M, d, newlo);
-    if (end_level(M, d, newlo, &nd, kept))
-      return;
-    if (!rank_level(M, newlo, front)) {
-      limit_why(M, M->stop ? M->stop : STOP_MEMORY);
-      best_plan(M, 0);
-      return;
-    }
-    front = nd;
-    M->lo = newlo;
-  }
+  M->front = 1;
+  M->kept = kept;
+  level_search(M->res, level_by_ranks, plan_by_parents, M);
 }
 
 /* ---- the command ------------------------------------------------------ */
 
 /* Ranks other than 0 print nothing: their stderr goes to /dev/null
  * (kept in *saved for a message no other rank can give). */
-static void hush(int rank, int *saved)
+static void silence_other_ranks(int rank, int *saved)
 {
   int fd;
   *saved = -1;
@@ -825,7 +840,7 @@ static int start_bits(mb_t *M, uint32_t **start)
   *start = NULL;
   if (w && gdl_initial(ctx, &s) == GDL_OK) {
     *start = ctx_alloc(ctx, (w + 1) * sizeof **start);
-    if (ground_state_bits(ctx, &s, *start) && (M->B = gbatch_new(ctx)))
+    if (ground_state_bits(ctx, &s, *start) && (M->L.B = gbatch_new(ctx)))
       mine[0] = w, mine[1] = hash_bits(*start, w);
   }
   gdl_state_release(ctx, &s);
@@ -849,6 +864,9 @@ static int start_bits(mb_t *M, uint32_t **start)
     return 2;
   }
   M->words = w;
+  M->S.words = w;
+  M->S.grow = grow;
+  M->S.grow_arg = M;
   M->rec = w + 4;
   return 0;
 }
@@ -875,11 +893,11 @@ static void set_up(mb_t *M)
 }
 
 /* Rank 0's report: solve_report's, with the ranks and their states. */
-static int report(mb_t *M, uint64_t kept)
+static int report_ranks(mb_t *M, uint64_t kept)
 {
   gdl_solve_result *r = M->res;
   uint64_t *per = NULL;
-  double bytes = store_bytes(M), allbytes;
+  double bytes = rank_bytes(M), allbytes;
   uint64_t peak = gdl_memory_peak(M->ctx), maxpeak = 0;
   int i, rc = 0;
   if (M->rank == 0)
@@ -960,7 +978,7 @@ static int run(mb_t *M, int saved)
     M->res->plan = NULL;
     M->res->length = 0;
   }
-  rc = report(M, kept);
+  rc = report_ranks(M, kept);
   ctx->jmp = NULL;
   return rc;
 }
@@ -981,7 +999,7 @@ int main(int argc, char **argv)
   M->res = &res;
   MPI_Comm_rank(M->comm, &M->rank);
   MPI_Comm_size(M->comm, &M->nranks);
-  hush(M->rank, &saved);
+  silence_other_ranks(M->rank, &saved);
   if ((rc = usage(argc, argv, &o)) >= 0) {
     free(o.files);
     MPI_Finalize();
@@ -997,7 +1015,6 @@ int main(int argc, char **argv)
     if (o.max_memory)
       gdl_set_memory_limit(M->ctx, o.max_memory);
     gdl_set_interrupt(M->ctx, &got_signal);
-    M->interrupt = &got_signal;
     rc = run(M, saved);
     gdl_free(M->ctx);
   }

@@ -11,6 +11,8 @@
  * plan is read back by expanding the level before the state's until one
  * of its states makes it (the first in id order, the parent a pointer
  * would have named), then the level before that one's, and so on.
+ * A batch's taking up, its children, the limits and the walk back are
+ * levels.c's, shared with gdl-mpi.
  *
  * A level.  Its states are taken up in batches of 64, each evaluated at
  * once by ground_batch.c: the children of a batch, by parent and joint
@@ -53,10 +55,9 @@ typedef struct bfs bfs_t;
 typedef struct {
   bfs_t *F;
   unsigned t;                 /* 0: the caller */
-  gbatch_t *B;
+  level_batch_t L;            /* its batch: the lanes' states in `in` */
   uint32_t *in;               /* the lanes' states, words each */
-  const uint32_t *lane[64];   /* ... each */
-  uint32_t *out;              /* plan_back: a batch's children */
+  uint32_t *out;              /* find_parent: a batch's children */
   uint64_t outcap;            /* ... in words */
   long best;                  /* best goal of a terminal state ... */
   uint32_t best_id;           /* ... first at */
@@ -83,8 +84,7 @@ struct bfs {
   const gdl_solve_opts *o;
   gdl_solve_result *res;
   uint32_t words, nbits, k;   /* 32-bit words, bits of a state; roles */
-  const counter_t *C;             /* a step counter stored states are without
-                                 (put back by level), or NULL */
+  level_setup_t S;            /* the batches': words, step counter, growth */
   uint32_t lastbits;          /* bits in a state's last 64 (1 to 64) */
   uint32_t cwords;            /* 64-bit words of a chunk */
   uint64_t **chunk;           /* the chunk list (atomic pointer) */
@@ -178,8 +178,10 @@ static void *try_realloc(bfs_t *F, void *p, size_t n)
 
 /* Grows a buffer *p of *cap elements of sz bytes to hold need; 0 (and
  * every thread stopped) when memory is out. */
-static int wgrow(bfs_t *F, void **p, uint64_t *cap, uint64_t need, size_t sz)
+static int wgrow(void *arg, void **p, uint64_t *cap, uint64_t need,
+                 size_t sz)
 {
+  bfs_t *F = arg;
   int ok;
   if (need <= *cap)
     return 1;
@@ -209,7 +211,7 @@ static void pause_briefly(void)
 
 /* ---- the store -------------------------------------------------------- */
 
-static inline uint64_t ld(const uint64_t *p)
+static inline uint64_t load_word(const uint64_t *p)
 {
   return __atomic_load_n(p, __ATOMIC_RELAXED);
 }
@@ -232,9 +234,9 @@ static inline const uint64_t *state_at(const bfs_t *F, uint32_t id,
  * (it may be another thread's). */
 static inline uint64_t bits_at(const uint64_t *p, unsigned sh, unsigned nb)
 {
-  uint64_t x = ld(p) >> sh;
+  uint64_t x = load_word(p) >> sh;
   if (sh + nb > 64)
-    x |= ld(p + 1) << (64 - sh);
+    x |= load_word(p + 1) << (64 - sh);
   return nb < 64 ? x & (((uint64_t)1 << nb) - 1) : x;
 }
 
@@ -264,7 +266,7 @@ static inline int is_state(const bfs_t *F, uint32_t id, const uint32_t *w)
   return bits_at(p + last, sh, F->lastbits) == load64(w + 2 * last);
 }
 
-static inline void put(uint64_t *p, uint64_t x, int shared)
+static inline void or_word(uint64_t *p, uint64_t x, int shared)
 {
   if (shared)
     __atomic_fetch_or(p, x, __ATOMIC_RELAXED);
@@ -286,9 +288,9 @@ static void pack(const bfs_t *F, uint32_t id, const uint32_t *w)
   int first = F->shared && base + (bit & ~(uint64_t)63) / nbits < F->hi;
   for (i = 0; i < F->words / 2; i++) {
     uint64_t x = load64(w + 2 * i);
-    put(p + i, x << sh, first && i == 0);
+    or_word(p + i, x << sh, first && i == 0);
     if (sh && p + i < end)
-      put(p + i + 1, x >> (64 - sh), 0);
+      or_word(p + i + 1, x >> (64 - sh), 0);
   }
 }
 
@@ -406,61 +408,38 @@ static double store_bytes(const bfs_t *F)
 
 /* ---- a batch expanded ------------------------------------------------- */
 
-/* The lanes' states ids [b, b + n), of level `depth`, evaluated in W's
- * batch; with `test`, the terminal ones tested.  Returns the lanes to
- * expand (not terminal, with a joint move, and before a state of goal
- * 100), their joint moves in j[]. */
-static uint64_t take_up(worker_t *W, uint32_t b, uint32_t n, uint64_t *j,
-                        int test, uint32_t depth)
+/* The states ids [b, b + n), of level `depth`, unpacked into W's lanes
+ * and taken up (level_take_up, to the first state of goal 100), the
+ * terminal ones' goals noted: W's best and the level's least id of goal
+ * 100.  Returns the lanes to expand, their joint moves in j[]. */
+static uint64_t take_up_ids(worker_t *W, uint32_t b, uint32_t n, uint64_t *j,
+                            int test, uint32_t depth)
 {
   bfs_t *F = W->F;
-  uint64_t term, lanes = 0;
+  uint64_t lanes, term, x;
   uint32_t l;
-  for (l = 0; l < n; l++) {
-    unpack(F, b + l, (uint32_t *)W->lane[l]);
-    if (F->C)
-      counter_in(F->C, (uint32_t *)W->lane[l], depth);
-  }
-  gbatch_states(W->B, W->lane, n);
-  term = gbatch_terminal(W->B);
-  for (l = 0; l < n; l++) {
-    if (term >> l & 1) {
-      long g = test ? gbatch_goal(W->B, l) : -1;
-      if (g > W->best) {
-        W->best = g;
-        W->best_id = b + l;
-      }
-      if (g == 100) {          /* the least id: later lanes are not needed */
-        uint32_t old = __atomic_load_n(&F->goal, __ATOMIC_RELAXED);
-        while (b + l < old &&
-               !__atomic_compare_exchange_n(&F->goal, &old, b + l, 1,
-                                            __ATOMIC_RELAXED,
-                                            __ATOMIC_RELAXED))
-          ;
-        break;
-      }
-      continue;
+  long goal[64];
+  for (l = 0; l < n; l++)
+    unpack(F, b + l, (uint32_t *)W->L.lane[l]);
+  lanes = level_take_up(&F->S, &W->L, n, depth, 1, j, &term,
+                        test ? goal : NULL);
+  for (x = test ? term : 0; x; x &= x - 1) {
+    long g;
+    l = (uint32_t)__builtin_ctzll(x);
+    if ((g = goal[l]) > W->best) {
+      W->best = g;
+      W->best_id = b + l;
     }
-    if ((j[l] = gbatch_joints(W->B, l)) != 0)
-      lanes |= (uint64_t)1 << l;
+    if (g == 100) {            /* the least id */
+      uint32_t old = __atomic_load_n(&F->goal, __ATOMIC_RELAXED);
+      while (b + l < old &&
+             !__atomic_compare_exchange_n(&F->goal, &old, b + l, 1,
+                                          __ATOMIC_RELAXED,
+                                          __ATOMIC_RELAXED))
+        ;
+    }
   }
   return lanes;
-}
-
-/* The children of the lanes, each lane's in the order of its joint
- * moves, to *out (of *cap words), without the step counter: lane l's from
- * off[l].  Returns how many, or UINT64_MAX when memory is out. */
-static uint64_t make_children(worker_t *W, uint64_t lanes, const uint64_t *j,
-                              uint64_t *off, uint32_t **out, uint64_t *cap)
-{
-  bfs_t *F = W->F;
-  uint64_t total = gbatch_layout(lanes, j, off), c;
-  if (!wgrow(F, (void **)out, cap, total * F->words + 1, sizeof **out))
-    return UINT64_MAX;
-  gbatch_expand(W->B, lanes, off, *out);
-  for (c = 0; F->C && c < total; c++)
-    counter_out(F->C, *out + c * F->words);
-  return total;
 }
 
 /* Batch b (its first id) expanded by W into its slot, and the slot
@@ -473,8 +452,9 @@ static void expand_batch(worker_t *W, uint32_t b)
   uint32_t *tab, m;
   s->b = b;
   s->n = F->hi - b < 64 ? F->hi - b : 64;
-  s->lanes = take_up(W, b, s->n, j, 1, F->nlevel - 1);
-  s->total = make_children(W, s->lanes, j, off, &s->out, &s->outcap);
+  s->lanes = take_up_ids(W, b, s->n, j, 1, F->nlevel - 1);
+  s->total = level_children(&F->S, &W->L, s->lanes, j, off, &s->out,
+                            &s->outcap);
   if (s->total == UINT64_MAX ||
       !wgrow(F, (void **)&s->hb, &s->hbcap, s->total + 1, sizeof *s->hb))
     return;
@@ -605,18 +585,15 @@ static void commit(bfs_t *F, const struct slot *s, int *full)
   }
 }
 
-static void report(bfs_t *F, int force);
+static void progress(bfs_t *F, int force);
 
-/* Checks the clock and the interrupt. */
-static void check_limits(bfs_t *F)
+/* Every thread stopped at the interrupt or the context's deadline. */
+static void halt_at_limit(bfs_t *F)
 {
-  gdl_ctx *ctx = F->ctx;
-  if (ctx->interrupt && *ctx->interrupt) {
-    halt(F, "interrupted");
-  } else if (ctx->deadline > 0 && ctx_clock() > ctx->deadline) {
+  int limit = level_limit(F->ctx, F->ctx->deadline);
+  if (limit != LEVEL_GOING) {
     char why[64];
-    snprintf(why, sizeof why, "time limit of %g s reached",
-             F->o->max_seconds);
+    level_limit_why(limit, F->o->max_seconds, why, sizeof why);
     halt(F, why);
   }
 }
@@ -652,8 +629,8 @@ static int run_level(bfs_t *F)
       __atomic_store_n(&F->done, F->done + 1, __ATOMIC_RELEASE);
       if (__atomic_load_n(&F->goal, __ATOMIC_RELAXED) < end)
         break;                 /* a state of goal 100: the level's last */
-      check_limits(F);
-      report(F, 0);
+      halt_at_limit(F);
+      progress(F, 0);
     } else if ((c = claim(F, &b)) > 0) {
       expand_batch(&F->w[0], b);
     } else {
@@ -671,7 +648,7 @@ static int run_level(bfs_t *F)
   return full;
 }
 
-static void report(bfs_t *F, int force)
+static void progress(bfs_t *F, int force)
 {
   const gdl_solve_opts *o = F->o;
   double t = ctx_clock();
@@ -692,42 +669,54 @@ static void report(bfs_t *F, int force)
 
 /* ---- the plan --------------------------------------------------------- */
 
-/* The plan to state id, read back a level at a time (see above). */
-static void plan_back(bfs_t *F, uint32_t id)
+typedef struct {              /* a plan read back (see above) */
+  bfs_t *F;
+  uint32_t *state;            /* the state whose parent is looked for */
+} plan_walk_t;
+
+/* The parent of the walk's state (of level lv) found by expanding level
+ * lv - 1 until a state of it makes this one, the first in id order; the
+ * moves that made it to moves[]. */
+static void find_parent(void *arg, unsigned lv, gdl_term *moves)
 {
-  gdl_ctx *ctx = F->ctx;
-  gdl_solve_result *r = F->res;
+  plan_walk_t *P = arg;
+  bfs_t *F = P->F;
   worker_t *W = &F->w[0];
-  uint32_t d = 0, lv, *target = ctx_alloc(ctx, F->words * sizeof *target);
   uint64_t j[64], off[64], x, c;
+  uint32_t b, hi = F->level[lv];
+  for (b = F->level[lv - 1]; b < hi; b += 64) {
+    uint32_t n = hi - b < 64 ? hi - b : 64;
+    uint64_t lanes = take_up_ids(W, b, n, j, 0, lv - 1);
+    if (level_children(&F->S, &W->L, lanes, j, off, &W->out, &W->outcap) ==
+        UINT64_MAX)
+      ctx_throw(F->ctx, GDL_ELIMIT, "%s", F->why);
+    for (x = lanes; x; x &= x - 1) {
+      uint32_t l = (uint32_t)__builtin_ctzll(x);
+      for (c = 0; c < j[l]; c++)
+        if (same_words(W->out + (off[l] + c) * F->words, P->state,
+                       F->words)) {
+          gbatch_joint(W->L.B, l, c, moves);
+          unpack(F, b + l, P->state);
+          return;
+        }
+    }
+  }
+  ctx_throw(F->ctx, GDL_ELIMIT, "internal error: no parent of a state at "
+            "depth %u", lv);
+}
+
+/* The plan to state id, read back a level at a time. */
+static void plan_to_id(bfs_t *F, uint32_t id)
+{
+  plan_walk_t P;
+  uint32_t d = 0;
   while (F->level[d + 1] <= id)
     d++;
-  r->length = d;
-  r->plan = ctx_arena(ctx, ((size_t)d * F->k + 1) * sizeof *r->plan);
-  unpack(F, id, target);
-  for (lv = d; lv > 0; lv--) {
-    uint32_t b, hi = F->level[lv];
-    int found = 0;
-    for (b = F->level[lv - 1]; b < hi && !found; b += 64) {
-      uint32_t n = hi - b < 64 ? hi - b : 64;
-      uint64_t lanes = take_up(W, b, n, j, 0, lv - 1);
-      if (make_children(W, lanes, j, off, &W->out, &W->outcap) == UINT64_MAX)
-        ctx_throw(ctx, GDL_ELIMIT, "%s", F->why);
-      for (x = lanes; x && !found; x &= x - 1) {
-        uint32_t l = (uint32_t)__builtin_ctzll(x);
-        for (c = 0; c < j[l] && !found; c++)
-          if (same_words(W->out + (off[l] + c) * F->words, target, F->words)) {
-            gbatch_joint(W->B, l, c, r->plan + (size_t)(lv - 1) * F->k);
-            unpack(F, b + l, target);
-            found = 1;
-          }
-      }
-    }
-    if (!found)
-      ctx_throw(ctx, GDL_ELIMIT, "internal error: no parent of a state at "
-                "depth %u", lv);
-  }
-  ctx_free(ctx, target);
+  P.F = F;
+  P.state = ctx_alloc(F->ctx, F->words * sizeof *P.state);
+  unpack(F, id, P.state);
+  level_plan(F->ctx, F->res, d, F->k, find_parent, &P);
+  ctx_free(F->ctx, P.state);
 }
 
 /* ---- the search ------------------------------------------------------- */
@@ -738,7 +727,7 @@ static void release(bfs_t *F)
   uint32_t i;
   for (i = 0; F->w && i < F->nthreads; i++) {
     worker_t *W = &F->w[i];
-    gbatch_free(ctx, W->B);
+    gbatch_free(ctx, W->L.B);
     ctx_free(ctx, W->in);
     ctx_free(ctx, W->out);
     ctx_free(ctx, W->tmp);
@@ -771,18 +760,17 @@ unsigned bfs_threads(unsigned asked)
   return n < 1 ? 1 : n > MAX_THREADS ? MAX_THREADS : (unsigned)n;
 }
 
-/* One level expanded and its children stored; 1 when the search ends. */
-static int one_level(bfs_t *F)
+/* Level d (level_search's level function) expanded and its children
+ * stored: LEVEL_GOAL, LEVEL_NO_NEW or LEVEL_MORE; throws at a limit. */
+static int level_by_threads(void *arg, unsigned d)
 {
+  bfs_t *F = arg;
   gdl_ctx *ctx = F->ctx;
   gdl_solve_result *r = F->res;
-  uint32_t t, d = F->nlevel - 1;
+  uint32_t t;
   int left;
   F->lo = F->level[d];
   F->hi = F->level[d + 1];
-  if (F->lo == F->hi)
-    return 1;                  /* nothing left: every state was seen */
-  r->depth = d ? d - 1 : 0;    /* every state of a smaller depth tested */
   F->goal = NONE;
   left = run_level(F);
   for (t = 0; t < F->nthreads; t++) {
@@ -800,11 +788,25 @@ static int one_level(bfs_t *F)
   if (left)
     ctx_throw(ctx, GDL_ELIMIT, "state limit of %llu reached",
               (unsigned long long)F->o->max_states);
-  check_limits(F);
+  halt_at_limit(F);
   if (stopped(F))
     ctx_throw(ctx, GDL_ELIMIT, "%s", F->why);
-  report(F, 0);
-  return F->goal != NONE;
+  progress(F, 0);
+  if (F->goal != NONE)
+    return LEVEL_GOAL;
+  return F->nstates == F->hi ? LEVEL_NO_NEW : LEVEL_MORE;
+}
+
+/* The plan (level_search's): to the first state of goal 100, else to the
+ * first terminal state of the best goal, if any. */
+static void plan_by_levels(void *arg, int solved, unsigned d)
+{
+  bfs_t *F = arg;
+  (void)d;
+  if (solved)
+    plan_to_id(F, F->goal);
+  else if (F->res->goal >= 0)
+    plan_to_id(F, F->best_id);
 }
 
 int bfs_levels(gdl_ctx *ctx, const gdl_solve_opts *o, gdl_solve_result *r,
@@ -821,8 +823,11 @@ int bfs_levels(gdl_ctx *ctx, const gdl_solve_opts *o, gdl_solve_result *r,
   F->o = o;
   F->res = r;
   F->k = (uint32_t)ctx->nroles;
-  F->C = C;
   F->words = ground_state_words(ctx);
+  F->S.C = C;
+  F->S.words = F->words;
+  F->S.grow = wgrow;
+  F->S.grow_arg = F;
   F->nbits = ground_state_slots(ctx);   /* the words' bits past them: 0 */
   F->lastbits = F->nbits - 64 * (F->words / 2 - 1);
   F->cwords = (uint32_t)(((uint64_t)CSTATES * F->nbits + 63) / 64 + 1);
@@ -850,10 +855,10 @@ int bfs_levels(gdl_ctx *ctx, const gdl_solve_opts *o, gdl_solve_result *r,
     worker_t *W = &F->w[t];
     W->F = F;
     W->t = t;
-    W->B = t ? gbatch_new(ctx) : B;
+    W->L.B = t ? gbatch_new(ctx) : B;
     W->in = ctx_alloc(ctx, (size_t)64 * F->words * sizeof *W->in);
     for (b = 0; b < 64; b++)
-      W->lane[b] = W->in + (size_t)b * F->words;
+      W->L.lane[b] = W->in + (size_t)b * F->words;
     W->tmp = ctx_alloc(ctx, F->words * sizeof *W->tmp);
     W->best = -1;
     W->best_id = NONE;
@@ -878,19 +883,7 @@ int bfs_levels(gdl_ctx *ctx, const gdl_solve_opts *o, gdl_solve_result *r,
   F->level[1] = 1;
   F->nlevel = 1;
   r->stored = 1;
-  while (!one_level(F))
-    ;
-  if (F->goal != NONE) {
-    r->status = GDL_SOLVED;
-    r->goal = 100;
-    plan_back(F, F->goal);
-    r->depth = (unsigned)r->length;
-  } else {
-    r->status = GDL_UNSOLVABLE;
-    r->depth = F->nlevel >= 2 ? F->nlevel - 2 : 0;
-    if (r->goal >= 0)
-      plan_back(F, F->best_id);
-  }
+  level_search(r, level_by_threads, plan_by_levels, F);
   r->bytes_per_state = store_bytes(F) / F->nstates;
   ctx->jmp = old;
   release(F);

@@ -419,6 +419,13 @@ typedef struct {
 gdl_status gdl_solve(gdl_ctx *ctx, const gdl_solve_opts *opts,
                      gdl_solve_result *res);
 
+/* n bytes of s as the inside of a JSON string, given to put in pieces:
+ * '"' and '\\' escaped with a backslash, bytes below 32 as \u00XX, the
+ * rest as they are.  The one way gdl writes a JSON string (the command
+ * line, the playground, gdl_solve_json); it allocates nothing. */
+void gdl_json_escape(const char *s, size_t n,
+                     void (*put)(void *arg, const char *p, size_t len),
+                     void *arg);
 /* A result of gdl_solve() on this context as one JSON object on one line,
  * as `gdl solve --json` prints it (doc/solving.md lists its keys):
  * {"status" ("solved", "unsolvable" or "limit"), "length" (null at a

@@ -167,6 +167,33 @@ START_TEST(test_json_no_memory)
 }
 END_TEST
 
+/* gdl_json_escape, the one escaper: quotes and backslashes escaped,
+ * control bytes as \u00XX (a NUL inside the n bytes too), the rest
+ * as it is, in pieces that add up to the whole. */
+struct text { char s[128]; size_t n; unsigned pieces; };
+
+static void collect(void *arg, const char *p, size_t len)
+{
+  struct text *t = arg;
+  ck_assert_uint_le(t->n + len, sizeof t->s - 1);
+  memcpy(t->s + t->n, p, len);
+  t->n += len;
+  t->s[t->n] = 0;
+  t->pieces++;
+}
+
+START_TEST(test_json_escape)
+{
+  static const char in[] = "a\"b\\c\nd\001\000\037e \x7f\xc3\xa9";
+  struct text t = { { 0 }, 0, 0 };
+  gdl_json_escape(in, sizeof in - 1, collect, &t);
+  ck_assert_str_eq(t.s, "a\\\"b\\\\c\\u000ad\\u0001\\u0000\\u001fe \x7f\xc3\xa9");
+  t.n = 0, t.s[0] = 0, t.pieces = 0;
+  gdl_json_escape("", 0, collect, &t);
+  ck_assert_uint_eq(t.pieces, 0);
+}
+END_TEST
+
 Suite *solve_json_suite(void)
 {
   Suite *s = suite_create("solve_json");
@@ -176,6 +203,7 @@ Suite *solve_json_suite(void)
   tcase_add_test(tc, test_json_limit);
   tcase_add_test(tc, test_json_escapes);
   tcase_add_test(tc, test_json_no_memory);
+  tcase_add_test(tc, test_json_escape);
   suite_add_tcase(s, tc);
   return s;
 }

@@ -75,24 +75,17 @@ static void putf(const char *fmt, ...)
     put(buf, (size_t)n < sizeof buf ? (size_t)n : sizeof buf - 1);
 }
 
+static void put_piece(void *arg, const char *p, size_t len)
+{
+  (void)arg;
+  put(p, len);
+}
+
 /* s as a JSON string, n bytes of it. */
 static void put_strn(const char *s, size_t n)
 {
-  size_t i;
   put("\"", 1);
-  for (i = 0; i < n; i++) {
-    unsigned char c = (unsigned char)s[i];
-    if (c == '"' || c == '\\') {
-      char e[2] = { '\\', (char)c };
-      put(e, 2);
-    } else if (c == '\n') {
-      put("\\n", 2);
-    } else if (c < 32) {
-      putf("\\u%04x", c);
-    } else {
-      put(s + i, 1);
-    }
-  }
+  gdl_json_escape(s, n, put_piece, NULL);
   put("\"", 1);
 }
 

@@ -96,18 +96,15 @@ int fail(gdl_ctx *ctx, gdl_status st)
 
 /* ---- output helpers --------------------------------------------------- */
 
+static void put_stdout(void *arg, const char *p, size_t len)
+{
+  fwrite(p, 1, len, arg);
+}
+
 void json_str(const char *s)
 {
   putchar('"');
-  for (; *s; s++) {
-    unsigned char c = (unsigned char)*s;
-    if (c == '"' || c == '\\')
-      printf("\\%c", c);
-    else if (c < 32)
-      printf("\\u%04x", c);
-    else
-      putchar(c);
-  }
+  gdl_json_escape(s, strlen(s), put_stdout, stdout);
   putchar('"');
 }
 

@@ -279,6 +279,29 @@ size_t gdl_warning_count(const gdl_ctx *ctx) { return ctx->nwarnings; }
 
 /* ---- text ------------------------------------------------------------- */
 
+void gdl_json_escape(const char *s, size_t n,
+                     void (*put)(void *arg, const char *p, size_t len),
+                     void *arg)
+{
+  size_t i, from = 0;
+  char esc[8];
+  for (i = 0; i < n; i++) {
+    unsigned char c = (unsigned char)s[i];
+    if (c != '"' && c != '\\' && c >= 32)
+      continue;
+    if (i > from)
+      put(arg, s + from, i - from);
+    if (c < 32)
+      snprintf(esc, sizeof esc, "\\u%04x", c);
+    else
+      esc[0] = '\\', esc[1] = (char)c, esc[2] = 0;
+    put(arg, esc, strlen(esc));
+    from = i + 1;
+  }
+  if (n > from)
+    put(arg, s + from, n - from);
+}
+
 static void sb_need(gdl_ctx *ctx, strbuf_t *b, size_t more)
 {
   if ((uint64_t)b->n + more + 1 > UINT32_MAX)   /* n and cap are 32-bit */

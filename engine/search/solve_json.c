@@ -13,19 +13,19 @@ static void put(gdl_ctx *ctx, strbuf_t *b, const char *s)
   sb_puts(ctx, b, s, strlen(s));
 }
 
-/* s as the characters of a JSON string (no quotes): '"' and '\\'
- * escaped, control characters as \u00XX. */
+struct sink { gdl_ctx *ctx; strbuf_t *b; };
+
+static void put_piece(void *arg, const char *p, size_t len)
+{
+  struct sink *k = arg;
+  sb_puts(k->ctx, k->b, p, len);
+}
+
+/* The inside of a JSON string: gdl_json_escape's, as everywhere. */
 static void json_chars(gdl_ctx *ctx, strbuf_t *b, const char *s)
 {
-  for (; *s; s++) {
-    unsigned char c = (unsigned char)*s;
-    if (c == '"' || c == '\\')
-      sb_printf(ctx, b, "\\%c", c);
-    else if (c < 32)
-      sb_printf(ctx, b, "\\u%04x", c);
-    else
-      sb_putc(ctx, b, (char)c);
-  }
+  struct sink k = { ctx, b };
+  gdl_json_escape(s, strlen(s), put_piece, &k);
 }
 
 /* Each step of the plan a string: its moves in role order, one space

@@ -1,36 +1,16 @@
 /*
  * bfs.c - breadth-first search over states as bits, a level at a time,
- * on every core.
+ * on every core.  A state is its fluent bits packed in a pool, its id its
+ * place; a table of ids (hash bits above the id, at most 4/5 full) finds
+ * duplicates; no parent is stored (levels.c reads a plan back by
+ * expanding the level before).  Any thread expands a level's batches of
+ * 64; the caller alone commits them, in batch order.
  *
- * The store.  A state is its fluent bits packed to the bit, one after
- * the other in chunks of 1024 states; its id is its place.  The
- * duplicate table holds ids: a 32-bit entry is id + 1 in the bits of
- * the table's mask and the state's hash above them, so a probe unpacks a
- * state only when those bits match; the table is kept at most 4/5 full.
- * No parent, move or depth is stored, only the first id of each level: a
- * plan is read back by expanding the level before the state's until one
- * of its states makes it (the first in id order, the parent a pointer
- * would have named), then the level before that one's, and so on.
- * A batch's taking up, its children, the limits and the walk back are
- * levels.c's, shared with gdl-mpi.
- *
- * A level.  Its states are taken up in batches of 64, each evaluated at
- * once by ground_batch.c: the children of a batch, by parent and joint
- * move, with their hashes.  Any thread expands batches, the caller too;
- * the caller alone commits them, strictly in batch order: each child is
- * looked up in the table and, when new, stored at once with the next id.
- * So ids, counts and plans are those of one thread, whatever the number
- * of threads; the table and the pool's new states are the caller's
- * alone.  The other threads run at most RING batches each ahead of the
- * commit, each batch in a slot of a ring that its commit frees, and help
- * the caller rehash while they wait for a slot.  They read only states
- * that no one writes any more (the level's; in a rehash, all), and the
- * pool's chunk list is replaced, never changed in place, while they run.
- * A level with a state of goal 100
- * is the last: the batches before the first such are committed, as one
- * state at a time would store them, and no others.  No thread jumps out
- * while others run: a limit met (time, interrupt, memory) stops them all
- * at their next batch.
+ * Invariant: ids, counts, the first goal and the plan are those of one
+ * thread, whatever the number of threads.  Other threads read only
+ * states no one writes any more, and the pool's chunk list is replaced,
+ * never changed in place, while they run.  doc/scaling.md ("How") has
+ * the whole argument.
  */
 #include <stdio.h>
 #include <stdlib.h>

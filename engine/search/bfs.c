@@ -560,6 +560,7 @@ static void commit(bfs_t *F, const struct slot *s, int *full)
       *full = 1;
       return;
     }
+    gdl_assert(F->nstates < MAXLOAD((uint64_t)F->mask + 1));   /* 4/5 */
     F->table[slot] = (s->hb[c] & ~F->mask) | (F->nstates + 1);
     pack(F, F->nstates++, w);
   }

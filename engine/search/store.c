@@ -108,6 +108,8 @@ uint32_t store_add(search_t *S, const gdl_state *s, uint32_t h,
     S->poolcap = c;
   }
   id = S->nstates;
+  gdl_assert(!S->words || s->n == S->words);      /* bits: one length */
+  gdl_assert(!id || parent < id);                 /* parents come first */
   if (S->words) {
     copy_words(S->pool + S->npool, s->facts, s->n);
   } else {
@@ -125,6 +127,7 @@ uint32_t store_add(search_t *S, const gdl_state *s, uint32_t h,
     S->moves[(size_t)id * S->k + j] = moves[j];
   S->nstates++;
   S->res->stored = S->nstates;
+  gdl_assert(!S->mask || S->nstates <= S->mask / 2 + 1);   /* half full */
   if (!S->mask || S->nstates * 2 > S->mask) {
     rehash(S);
   } else {

@@ -931,7 +931,7 @@ static int report_ranks(mb_t *M, uint64_t kept)
 
 /* Loads, checks, searches and reports; the exit status, the same on every
  * rank. */
-static int run(mb_t *M, int saved)
+static int load_solve_report(mb_t *M, int saved)
 {
   gdl_ctx *ctx = M->ctx;
   uint32_t *start;
@@ -1015,7 +1015,7 @@ int main(int argc, char **argv)
     if (o.max_memory)
       gdl_set_memory_limit(M->ctx, o.max_memory);
     gdl_set_interrupt(M->ctx, &got_signal);
-    rc = run(M, saved);
+    rc = load_solve_report(M, saved);
     gdl_free(M->ctx);
   }
   free(o.files);

@@ -202,7 +202,7 @@ static void close_round(gdl_ctx *ctx, teach_t *T)
 }
 
 /* The rules of the stratum just evaluated that found no instance. */
-static void flush(gdl_ctx *ctx, teach_t *T)
+static void show_rules_not_fired(gdl_ctx *ctx, teach_t *T)
 {
   uint32_t i;
   if (!T->show || !T->scc)
@@ -229,7 +229,7 @@ static void on_round(gdl_ctx *ctx, const scc_t *s, unsigned round)
   if (!T->show)
     return;
   if (round == 1)
-    flush(ctx, T);
+    show_rules_not_fired(ctx, T);
   close_round(ctx, T);
   T->scc = s;
   if (round == 1 && !s->recursive && s->nrels == 1 &&
@@ -358,7 +358,7 @@ static void rerun(gdl_ctx *ctx, teach_t *T, const gdl_term *moves)
   T->fired = ctx_alloc(ctx, (ctx->nrules + 1) * sizeof *T->fired);
   banner(ctx, T, "static: what does not depend on the state");
   eval_phase(ctx, P_STATIC);
-  flush(ctx, T);
+  show_rules_not_fired(ctx, T);
   T->lastrel = 0;
   if (ctx->have_state) {
     banner(ctx, T, "state: what depends on the true facts");
@@ -368,7 +368,7 @@ static void rerun(gdl_ctx *ctx, teach_t *T, const gdl_term *moves)
     }
     given(ctx, T, ctx->r_true, "the state (given)");
     eval_phase(ctx, P_STATE);
-    flush(ctx, T);
+    show_rules_not_fired(ctx, T);
     T->lastrel = 0;
     ctx->db_state = 1;
     if (moves) {
@@ -381,7 +381,7 @@ static void rerun(gdl_ctx *ctx, teach_t *T, const gdl_term *moves)
       }
       given(ctx, T, ctx->r_does, "the moves (given)");
       eval_phase(ctx, P_MOVE);
-      flush(ctx, T);
+      show_rules_not_fired(ctx, T);
     }
   }
   ctx->tracer = NULL;

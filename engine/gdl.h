@@ -365,7 +365,7 @@ typedef struct {
   int shorten;             /* a plan not proven shortest made shorter by
                               a search of its neighbourhood: 0 default,
                               auto's; 1 every search's; -1 none */
-  int counter;             /* a step counter's fluents (clock.c) left out
+  int counter;             /* a step counter's fluents (counter.c) left out
                               of the stored states, put back by depth: 0
                               default, by every search but iddfs and
                               idastar where the rules allow it; -1 not */
@@ -395,7 +395,7 @@ typedef struct {
                               role, moves made once, conflicts, a step
                               counter: budget.c) */
   uint32_t groups;         /* groups of fluents whose distances the
-                              estimate adds (0: none; dtg.c) */
+                              estimate adds (0: none; groups.c) */
   uint32_t counter;        /* fluents of a step counter left out of the
                               stored states (0: none) */
   size_t shortened_from;   /* the length of the plan found before it was

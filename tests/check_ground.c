@@ -433,7 +433,8 @@ END_TEST
   "(<= (goal p 0) (true (lamp off)))\n"
 
 /* Two roles that pick at once: a search goes through joint moves, from
- * the one played last where it is legal (see successors in search.c). */
+ * the one played last where it is legal (see expand_successors in
+ * engine/search/expand.c). */
 #define PICKS \
   "(role x) (role o)\n" \
   "(init (cell 0))\n" \

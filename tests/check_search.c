@@ -226,6 +226,7 @@ START_TEST(test_estimates_admissible)
   gdl_solve_result res;
   gdl_state s = { 0, 0, NULL }, next = { 0, 0, NULL };
   gdl_term *plan;
+  analyses_t an;
   est_t *E;
   uint32_t *w, n;
   size_t k, i;
@@ -240,7 +241,8 @@ START_TEST(test_estimates_admissible)
   n = ground_state_words(ctx);
   ck_assert_uint_gt(n, 0);
   w = calloc(n + 1, sizeof *w);
-  E = est_build(ctx);
+  memset(&an, 0, sizeof an);
+  E = est_get(ctx, &an);
   ck_assert_ptr_nonnull(E);
   ck_assert_int_eq(gdl_initial(ctx, &s), GDL_OK);
   for (i = 0; i <= res.length; i++) {
@@ -260,6 +262,7 @@ START_TEST(test_estimates_admissible)
   }
   gdl_state_release(ctx, &s);
   gdl_state_release(ctx, &next);
+  analyses_free(ctx, &an);
   free(plan);
   free(w);
   gdl_free(ctx);
@@ -275,10 +278,12 @@ START_TEST(test_estimator_copy_own_scratch)
   const puzzle *p = &puzzles[_i];
   gdl_ctx *ctx = load_path(p->file, 0);
   gdl_state s = { 0, 0, NULL };
+  analyses_t an;
   est_t *E, *C;
   uint32_t *w, n, hm, hf, cm, cf;
   n = ground_state_words(ctx);
-  if (n == 0 || (E = est_build(ctx)) == NULL) {
+  memset(&an, 0, sizeof an);
+  if (n == 0 || (E = est_get(ctx, &an)) == NULL) {
     gdl_free(ctx);
     return;
   }
@@ -287,7 +292,7 @@ START_TEST(test_estimator_copy_own_scratch)
   ck_assert_ptr_ne(est_eval(C)->fixed, est_eval(E)->fixed);
   ck_assert_ptr_ne(est_eval(C)->stamp, est_eval(E)->stamp);
   ck_assert_ptr_eq(est_eval(C)->K, est_eval(E)->K);
-  ck_assert_ptr_eq(est_eval(E)->K, kern_get(ctx));
+  ck_assert_ptr_eq(est_eval(E)->K, kern_get(ctx, &an));
   w = calloc(n + 1, sizeof *w);
   ck_assert_int_eq(gdl_initial(ctx, &s), GDL_OK);
   ck_assert(ground_state_bits(ctx, &s, w));
@@ -301,6 +306,7 @@ START_TEST(test_estimator_copy_own_scratch)
   ck_assert_uint_eq(hm, cm);
   ck_assert_uint_eq(hf, cf);
   gdl_state_release(ctx, &s);
+  analyses_free(ctx, &an);
   free(w);
   gdl_free(ctx);
 }

@@ -223,10 +223,10 @@ static gdl_status run_protected(search_t *S)
   return GDL_OK;
 }
 
-/* One search, by opts->algorithm (not auto), reading the analyses of A
+/* One search, by opts->algorithm (not auto), reading the analyses of an
  * (the solve's); with N, the search of the neighbourhood of its plan
  * (search_near). */
-static gdl_status solve_one(gdl_ctx *ctx, analyses_t *A,
+static gdl_status solve_one(gdl_ctx *ctx, analyses_t *an,
                             const gdl_solve_opts *opts,
                             gdl_solve_result *res, near_t *N)
 {
@@ -238,7 +238,7 @@ static gdl_status solve_one(gdl_ctx *ctx, analyses_t *A,
   res->found_by = a;
   res->threads = 1;
   S.ctx = ctx;
-  S.A = A;
+  S.A = an;
   S.o = opts;
   S.alg = &algorithms[a];
   S.res = res;
@@ -281,7 +281,7 @@ static gdl_status solve_one(gdl_ctx *ctx, analyses_t *A,
  * a way round). */
 #define NEAR_RADIUS 64
 #define NEAR_IDLE 3
-static void shorten(gdl_ctx *ctx, analyses_t *A, const gdl_solve_opts *opts,
+static void shorten(gdl_ctx *ctx, analyses_t *an, const gdl_solve_opts *opts,
                     gdl_solve_result *res, double seconds)
 {
   double t0 = ctx_clock();
@@ -299,7 +299,7 @@ static void shorten(gdl_ctx *ctx, analyses_t *A, const gdl_solve_opts *opts,
     N.plan = res->plan;
     N.len = res->length;
     N.radius = radius;
-    if (solve_one(ctx, A, &o, &nr, &N) != GDL_OK)
+    if (solve_one(ctx, an, &o, &nr, &N) != GDL_OK)
       break;                   /* (the plan as found stands) */
     res->expanded += nr.expanded;
     res->generated += nr.generated;
@@ -341,7 +341,7 @@ static const search_turn *auto_turn(unsigned turn, gdl_algorithm *a)
  * user's (memory, states of one search, Ctrl-C, the time as a whole) ends
  * it there.  The estimate it reports is that of its searches that prove
  * plans shortest (A*'s: admissible). */
-static gdl_status solve_auto(gdl_ctx *ctx, analyses_t *A,
+static gdl_status solve_auto(gdl_ctx *ctx, analyses_t *an,
                              const gdl_solve_opts *opts,
                              gdl_solve_result *res)
 {
@@ -369,7 +369,7 @@ static gdl_status solve_auto(gdl_ctx *ctx, analyses_t *A,
     }
     if (t->prune && o.prune == 0)
       o.prune = t->prune;
-    st = solve_one(ctx, A, &o, res, NULL);
+    st = solve_one(ctx, an, &o, res, NULL);
     expanded += res->expanded;
     generated += res->generated;
     npruned += res->pruned;

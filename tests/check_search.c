@@ -226,6 +226,7 @@ START_TEST(test_estimates_admissible)
   gdl_solve_result res;
   gdl_state s = { 0, 0, NULL }, next = { 0, 0, NULL };
   gdl_term *plan;
+  analyses_t an;
   est_t *E;
   uint32_t *w, n;
   size_t k, i;
@@ -240,7 +241,8 @@ START_TEST(test_estimates_admissible)
   n = ground_state_words(ctx);
   ck_assert_uint_gt(n, 0);
   w = calloc(n + 1, sizeof *w);
-  E = est_build(ctx);
+  memset(&an, 0, sizeof an);
+  E = est_get(ctx, &an);
   ck_assert_ptr_nonnull(E);
   ck_assert_int_eq(gdl_initial(ctx, &s), GDL_OK);
   for (i = 0; i <= res.length; i++) {
@@ -260,6 +262,7 @@ START_TEST(test_estimates_admissible)
   }
   gdl_state_release(ctx, &s);
   gdl_state_release(ctx, &next);
+  analyses_free(ctx, &an);
   free(plan);
   free(w);
   gdl_free(ctx);
@@ -275,10 +278,12 @@ START_TEST(test_estimator_copy_own_scratch)
   const puzzle *p = &puzzles[_i];
   gdl_ctx *ctx = load_path(p->file, 0);
   gdl_state s = { 0, 0, NULL };
+  analyses_t an;
   est_t *E, *C;
   uint32_t *w, n, hm, hf, cm, cf;
   n = ground_state_words(ctx);
-  if (n == 0 || (E = est_build(ctx)) == NULL) {
+  memset(&an, 0, sizeof an);
+  if (n == 0 || (E = est_get(ctx, &an)) == NULL) {
     gdl_free(ctx);
     return;
   }
@@ -287,7 +292,7 @@ START_TEST(test_estimator_copy_own_scratch)
   ck_assert_ptr_ne(est_eval(C)->fixed, est_eval(E)->fixed);
   ck_assert_ptr_ne(est_eval(C)->stamp, est_eval(E)->stamp);
   ck_assert_ptr_eq(est_eval(C)->K, est_eval(E)->K);
-  ck_assert_ptr_eq(est_eval(E)->K, kern_get(ctx));
+  ck_assert_ptr_eq(est_eval(E)->K, kern_get(ctx, &an));
   w = calloc(n + 1, sizeof *w);
   ck_assert_int_eq(gdl_initial(ctx, &s), GDL_OK);
   ck_assert(ground_state_bits(ctx, &s, w));
@@ -301,6 +306,7 @@ START_TEST(test_estimator_copy_own_scratch)
   ck_assert_uint_eq(hm, cm);
   ck_assert_uint_eq(hf, cf);
   gdl_state_release(ctx, &s);
+  analyses_free(ctx, &an);
   free(w);
   gdl_free(ctx);
 }
@@ -951,6 +957,47 @@ START_TEST(test_limit_then_solve)
 }
 END_TEST
 
+/* The analyses of a game are the solve's (analysis.h, analyses_t): a
+ * second solve on the same context computes them anew, finds the same
+ * plan with the same counts, and each solve gives back all it took, so
+ * that the context's memory in use is the same after each.  The files:
+ * groups and stubborn sets, a step counter, a move budget. */
+static const char *const resolved[] = {
+  "puzzles/eight-puzzle-31.kif",
+  "tests/counter/lamps-timed.kif",
+  "tests/budget/knights4.kif",
+};
+
+START_TEST(test_solve_twice_same_memory)
+{
+  gdl_ctx *ctx = load_path(resolved[_i], 0);
+  size_t before = gdl_memory_used(ctx), after1, after2;
+  gdl_solve_result r1 = solve(ctx, GDL_ASTAR, 0, 0), r2;
+  gdl_term *plan = malloc((r1.length * gdl_role_count(ctx) + 1) *
+                          sizeof *plan);
+  ck_assert_int_eq(r1.status, GDL_SOLVED);
+  memcpy(plan, r1.plan, r1.length * gdl_role_count(ctx) * sizeof *plan);
+  after1 = gdl_memory_used(ctx);
+  r2 = solve(ctx, GDL_ASTAR, 0, 0);
+  after2 = gdl_memory_used(ctx);
+  ck_assert_int_eq(r2.status, GDL_SOLVED);
+  ck_assert_uint_eq(r2.length, r1.length);
+  ck_assert(memcmp(r2.plan, plan, r1.length * gdl_role_count(ctx) *
+                                      sizeof *plan) == 0);
+  ck_assert_uint_eq(r2.expanded, r1.expanded);
+  ck_assert_uint_eq(r2.generated, r1.generated);
+  ck_assert_uint_eq(r2.groups, r1.groups);
+  ck_assert_int_eq(r2.stubborn, r1.stubborn);
+  ck_assert_uint_eq(r2.counter, r1.counter);
+  ck_assert_int_eq(r2.budget, r1.budget);
+  ck_assert_msg(after2 == after1, "%s: %zu bytes in use after the first "
+                "solve, %zu after the second (%zu before)", resolved[_i],
+                after1, after2, before);
+  free(plan);
+  gdl_free(ctx);
+}
+END_TEST
+
 static int progress_calls;
 static void count_progress(void *arg, const gdl_progress *p)
 {
@@ -1172,6 +1219,7 @@ Suite *search_suite(void)
   tcase_add_test(tc, test_max_seconds);
   tcase_add_test(tc, test_limit_depth);
   tcase_add_test(tc, test_limit_then_solve);
+  tcase_add_loop_test(tc, test_solve_twice_same_memory, 0, N(resolved));
   tcase_add_test(tc, test_interrupt);
   tcase_add_test(tc, test_solve_rule_base);
   suite_add_tcase(s, tc);

@@ -8,7 +8,38 @@
 #define GDL_ANALYSIS_H
 #include "network/network.h"
 
-typedef struct counter counter_t;  /* a step counter (counter.c) */
+typedef struct kernel kern_t;       /* the kernel (kernel.c) */
+typedef struct estimator est_t;     /* an estimator (estimate.c) */
+typedef struct stubborn stub_t;     /* stubborn sets (stubborn.c) */
+typedef struct counter counter_t;   /* a step counter (counter.c) */
+typedef struct budget bud_t;        /* a move budget (budget.c) */
+typedef struct groups groups_t;     /* groups summed (groups.c) */
+
+/* ---- the analyses of one game (analyses.c) ------------------------------ */
+
+/* Every analysis of one game, each computed when first asked (by the
+ * getter in its own file: kern_get, est_get, stub_get, counter_start,
+ * bud_get, groups_get), from the arguments of that first call, and kept
+ * until analyses_free.  gdl_solve makes one and frees it at its end: the
+ * searches of a solve share it, and nothing of it outlives the solve. */
+typedef struct analyses {
+  kern_t *kern;                /* the kernel, or NULL: not yet asked */
+  est_t *est;                  /* the estimator (NULL: none) */
+  int est_tried;               /* ... once asked */
+  stub_t *stub;                /* the stubborn sets (NULL: the rules do */
+  int stub_tried;              /* not allow them), once asked */
+  bud_t *bud;                  /* the move budget (NULL: none), */
+  int bud_tried;               /* once asked */
+  groups_t *groups;            /* the groups summed (NULL: none), */
+  int groups_tried;            /* once asked */
+  uint32_t *counter_mask;      /* the step counter's slots, as bits, */
+  uint32_t counter_slots;      /* ... how many (0: none), */
+  int counter_ends;            /* ... whether terminal reads them, */
+  int counter_tried;           /* ... once asked */
+} analyses_t;
+/* A set of analyses starts empty, all zero (memset: none asked yet, no
+ * memory); everything computed into it released, empty again. */
+void analyses_free(gdl_ctx *ctx, analyses_t *A);
 
 /* ---- the kernel (kernel.c) ---------------------------------------------- */
 
@@ -34,9 +65,10 @@ struct kernel {
                                   bh_lo[p + 1]) */
   uint8_t *kind;               /* per proposition: K_* */
 };
-/* The kernel of the grounded network, built at the first call (kept in
- * ctx->kern). */
-kern_t *kern_get(gdl_ctx *ctx);
+/* The kernel of the grounded network, built at A's first call (kept in
+ * A->kern); its release. */
+kern_t *kern_get(gdl_ctx *ctx, analyses_t *A);
+void kern_free(gdl_ctx *ctx, kern_t *K);
 
 /* A three-valued evaluation on the kernel: one a thread, its memory one
  * block.  A proposition is fixed to V0 or V1, or VU (not fixed); a run
@@ -82,9 +114,13 @@ int kern_forces(gdl_ctx *ctx, kern_eval_t *X, uint32_t a,
 /* Distance estimates and dead ends from the grounded network (see
  * estimate.c for how each is computed and why it is sound). */
 #define EST_DEAD UINT32_MAX
-/* The estimator of the grounded network, or NULL where states are not
- * bits of it (the interpreter: every estimate is then 0). */
-est_t *est_build(gdl_ctx *ctx);
+/* The estimator of the grounded network (K its kernel), or NULL where
+ * states are not bits of it (the interpreter: every estimate is then 0);
+ * its release. */
+est_t *est_build(gdl_ctx *ctx, const kern_t *K);
+void est_free(gdl_ctx *ctx, est_t *E);
+/* A's estimator, built at A's first call (est_build). */
+est_t *est_get(gdl_ctx *ctx, analyses_t *A);
 /* For the state of bits w (ground_state_words): h_max, never more than
  * the moves still needed, and h_ff, FF's relaxed plan; both EST_DEAD when
  * the relaxed game cannot reach goal 100 from it. */
@@ -116,11 +152,14 @@ uint32_t est_terminal(const est_t *E);
 
 /* What once-only moves in conflict and a step counter allow (see
  * budget.c for when it applies and why its dead ends are sound). */
-typedef struct budget bud_t;
 /* The budget of the grounded network (E its estimator), or NULL where
  * its rules have none or its clock bounds nothing from state `start`
  * (bits). */
 bud_t *bud_build(gdl_ctx *ctx, est_t *E, const uint32_t *start);
+void bud_free(gdl_ctx *ctx, bud_t *B);
+/* A's budget, built at A's first call, with A's estimator, from state
+ * `start` of that call. */
+bud_t *bud_get(gdl_ctx *ctx, analyses_t *A, const uint32_t *start);
 /* A copy for another thread (the analysis shared), and its release. */
 bud_t *bud_copy(gdl_ctx *ctx, const bud_t *B);
 void bud_copy_free(gdl_ctx *ctx, bud_t *C);
@@ -133,10 +172,13 @@ int bud_dead(bud_t *B, est_t *E, const uint32_t *w);
 /* An estimate that adds the distances of groups of fluents of which at
  * most one holds (see groups.c for how they are proven, and why the sum
  * never exceeds the moves still needed). */
-typedef struct groups groups_t;
 /* The groups of the grounded network (E its estimator, one role), proven
  * from state `start` (bits), or NULL where none helps. */
 groups_t *groups_build(gdl_ctx *ctx, est_t *E, const uint32_t *start);
+void groups_free(gdl_ctx *ctx, groups_t *D);
+/* A's groups, proven at A's first call, with A's estimator, from state
+ * `start` of that call. */
+groups_t *groups_get(gdl_ctx *ctx, analyses_t *A, const uint32_t *start);
 /* 1 when every group proven holds in state w: a start the sum speaks
  * of. */
 int groups_hold(const groups_t *D, const uint32_t *w);
@@ -150,11 +192,12 @@ uint32_t groups_sum(const groups_t *D, const uint32_t *w);
 
 /* Strong stubborn sets of moves (see stubborn.c for when they apply and
  * why a shortest plan is kept). */
-typedef struct stubborn stub_t;
 /* The reduction for the grounded network, or NULL where its rules do not
  * allow it. */
-stub_t *stub_build(gdl_ctx *ctx, const est_t *E);
+stub_t *stub_build(gdl_ctx *ctx, const kern_t *K, const est_t *E);
 void stub_free(gdl_ctx *ctx, stub_t *T);
+/* A's reduction, built at A's first call, with A's kernel and estimator. */
+stub_t *stub_get(gdl_ctx *ctx, analyses_t *A);
 /* Of the current state's legal moves mv[0..n), those to search, into
  * *out (mv itself where all are): how many; 0 when no plan goes on from
  * the state. */
@@ -167,8 +210,9 @@ size_t stub_reduce(gdl_ctx *ctx, stub_t *T, const gdl_term *mv, size_t n,
  * the stored states loses no plan): its fluents' bits in a state, and
  * their values after each number of moves from a search's start. */
 /* The counter of the grounded network from `start` (bits), or NULL where
- * the rules have none. */
-counter_t *counter_start(gdl_ctx *ctx, const uint32_t *start);
+ * the rules have none.  Its slots are found once, at A's first call, and
+ * kept in A; the counter is the caller's (counter_free), A may go first. */
+counter_t *counter_start(gdl_ctx *ctx, analyses_t *A, const uint32_t *start);
 void counter_free(gdl_ctx *ctx, counter_t *C);
 /* State w (bits) without the counter, and with its value after `depth`
  * moves. */
@@ -179,7 +223,7 @@ uint32_t counter_slots(const counter_t *C);
 /* 1 when it can end the game (terminal reads it), 0 for NULL. */
 int counter_ends(const counter_t *C);
 /* The autonomous fluent slots whose `next` reads only each other, into
- * auton[] (one per slot), whoever reads them: how many. */
-uint32_t counter_autonomous(gdl_ctx *ctx, uint8_t *auton);
+ * auton[] (one per slot), whoever reads them (K: the kernel): how many. */
+uint32_t counter_autonomous(gdl_ctx *ctx, const kern_t *K, uint8_t *auton);
 
 #endif

@@ -182,7 +182,7 @@ static void scratch_close(gdl_ctx *ctx, bud_t *B)
   B->s.block = NULL;
 }
 
-static void bud_free(gdl_ctx *ctx, bud_t *B)
+void bud_free(gdl_ctx *ctx, bud_t *B)
 {
   if (!B)
     return;
@@ -204,7 +204,7 @@ bud_t *bud_build(gdl_ctx *ctx, est_t *E, const uint32_t *start)
   ground_t *G = ctx->ground;
   bud_t *B = NULL;
   kern_eval_t *X = est_eval(E);
-  const kern_t *K;
+  const kern_t *K = X->K;      /* E's kernel */
   uint32_t nm, i, j, s, *does = NULL, neff = 0;
   uint32_t effcap = 0;
   uint8_t *auton = NULL;
@@ -220,7 +220,7 @@ bud_t *bud_build(gdl_ctx *ctx, est_t *E, const uint32_t *start)
   B->terminal = est_terminal(E);
   /* the clock */
   auton = ctx_alloc(ctx, G->ntslots + 1);
-  B->ncl = counter_autonomous(ctx, auton);
+  B->ncl = counter_autonomous(ctx, K, auton);
   if (!B->ncl)
     goto none;
   B->cl = ctx_alloc(ctx, (B->ncl + 1) * sizeof *B->cl);
@@ -233,7 +233,6 @@ bud_t *bud_build(gdl_ctx *ctx, est_t *E, const uint32_t *start)
   does = ctx_alloc(ctx, (nm + 1) * sizeof *does);
   for (j = 0; j < nm; j++)
     does[j] = does_prop(ctx, G, 0, G->legal[0][j].term);
-  K = kern_get(ctx);
   B->once = ctx_alloc(ctx, (nm + 1) * sizeof *B->once);
   B->eff_lo = ctx_alloc(ctx, (nm + 2) * sizeof *B->eff_lo);
   for (j = 0; j < nm; j++) {
@@ -289,6 +288,15 @@ none:
   ctx_free(ctx, does);
   bud_free(ctx, B);
   return NULL;
+}
+
+bud_t *bud_get(gdl_ctx *ctx, analyses_t *A, const uint32_t *start)
+{
+  if (!A->bud_tried) {
+    A->bud = bud_build(ctx, est_get(ctx, A), start);
+    A->bud_tried = 1;
+  }
+  return A->bud;
 }
 
 /* A copy for another thread: the analysis shared, the scratch its own. */

@@ -232,18 +232,16 @@ static int reads_board(const scan_t *A, uint32_t r)
   return 0;
 }
 
-/* A scan of G's network, with the autonomous slots found (auton[]). */
-static void scan_open(scan_t *A, gdl_ctx *ctx, ground_t *G)
+/* A scan of G's network (K its kernel), with the autonomous slots found
+ * (auton[]). */
+static void scan_open(scan_t *A, gdl_ctx *ctx, ground_t *G, const kern_t *K)
 {
   uint32_t n = G->nprops;
   memset(A, 0, sizeof *A);
   A->ctx = ctx;
   A->G = G;
-  {
-    const kern_t *K = kern_get(ctx);
-    A->bh_lo = K->bh_lo;
-    A->bh = K->bh;
-  }
+  A->bh_lo = K->bh_lo;
+  A->bh = K->bh;
   indexes(A);
   A->auton = ctx_alloc(ctx, G->ntslots + 1);
   A->dep = ctx_alloc(ctx, n + 1);
@@ -268,12 +266,12 @@ static void scan_close(scan_t *A)
 /* The autonomous slots whose `next` reads only each other, whoever reads
  * them, into auton[] (one per slot): how many.  Their values after d moves
  * follow from their values now, on every path (budget.c). */
-uint32_t counter_autonomous(gdl_ctx *ctx, uint8_t *auton)
+uint32_t counter_autonomous(gdl_ctx *ctx, const kern_t *K, uint8_t *auton)
 {
   ground_t *G = ctx->ground;
   scan_t A;
   uint32_t i, n = 0;
-  scan_open(&A, ctx, G);
+  scan_open(&A, ctx, G, K);
   self_contained(&A);
   for (i = 0; i < G->ntslots; i++)
     n += auton[i] = A.auton[i] && G->tprop[i] != NONE;
@@ -283,15 +281,16 @@ uint32_t counter_autonomous(gdl_ctx *ctx, uint8_t *auton)
 
 /* The slots of the clock into mask[] (words of a state): how many; 0
  * where there is none or it is read where it may not be.  *ends: whether
- * terminal reads it. */
-static uint32_t clock_slots(gdl_ctx *ctx, ground_t *G, uint32_t words,
-                            uint32_t *mask, int *ends)
+ * terminal reads it.  The kernel and, where needed, the estimator are
+ * an's. */
+static uint32_t clock_slots(gdl_ctx *ctx, analyses_t *an, ground_t *G,
+                            uint32_t words, uint32_t *mask, int *ends)
 {
   scan_t A;
   uint32_t n = G->nprops, r, j, i, nd, ntc = 0, nslots = 0, term, goal = NONE;
   uint32_t *dis;
   uint8_t *seen;
-  scan_open(&A, ctx, G);
+  scan_open(&A, ctx, G, kern_get(ctx, an));
   /* what reads the clock where only terminal may */
   for (r = 0; r < ctx->nroles; r++) {
     for (j = 0; j < G->nlegal[r]; j++) {
@@ -333,14 +332,12 @@ static uint32_t clock_slots(gdl_ctx *ctx, ground_t *G, uint32_t words,
     }
   if (nslots && ntc) {         /* goal 100 must force Tr */
     uint32_t ntr = 0;
-    if (!ctx->est)
-      ctx->est = est_build(ctx);
+    est_t *E = est_get(ctx, an);
     for (j = 0; j < nd; j++)
       if (dis[j] != NONE)
         dis[ntr++] = dis[j];
     if (goal != NONE &&        /* (none: goal 100 never holds) */
-        (!ctx->est ||
-         !kern_forces(ctx, est_eval(ctx->est), goal, dis, ntr)))
+        (!E || !kern_forces(ctx, est_eval(E), goal, dis, ntr)))
       nslots = 0;
   }
   *ends = ntc > 0;
@@ -473,33 +470,33 @@ out:
   return ok;
 }
 
-counter_t *counter_start(gdl_ctx *ctx, const uint32_t *start)
+counter_t *counter_start(gdl_ctx *ctx, analyses_t *an, const uint32_t *start)
 {
   ground_t *G = ctx->ground;
   uint32_t words = ground_state_words(ctx), i, k;
   counter_t *C;
   if (!G || !words)
     return NULL;
-  if (!ctx->counter_tried) {       /* the slots, once per game */
-    ctx->counter_mask = ctx_alloc(ctx, (words + 1) * sizeof *ctx->counter_mask);
-    ctx->counter_slots = clock_slots(ctx, G, words, ctx->counter_mask,
-                                 &ctx->counter_ends);
-    ctx->counter_tried = 1;
+  if (!an->counter_tried) {    /* the slots, once per game */
+    an->counter_mask = ctx_alloc(ctx, (words + 1) * sizeof *an->counter_mask);
+    an->counter_slots = clock_slots(ctx, an, G, words, an->counter_mask,
+                                    &an->counter_ends);
+    an->counter_tried = 1;
   }
-  if (!ctx->counter_slots)
+  if (!an->counter_slots)
     return NULL;
   C = ctx_alloc(ctx, sizeof *C);
   memset(C, 0, sizeof *C);
-  C->slots = ctx->counter_slots;
-  C->ends = ctx->counter_ends;
+  C->slots = an->counter_slots;
+  C->ends = an->counter_ends;
   for (i = 0; i < words; i++)
-    C->nmw += ctx->counter_mask[i] != 0;
+    C->nmw += an->counter_mask[i] != 0;
   C->mw = ctx_alloc(ctx, (C->nmw + 1) * sizeof *C->mw);
   C->mask = ctx_alloc(ctx, (C->nmw + 1) * sizeof *C->mask);
   for (i = 0, k = 0; i < words; i++)
-    if (ctx->counter_mask[i]) {
+    if (an->counter_mask[i]) {
       C->mw[k] = i;
-      C->mask[k++] = ctx->counter_mask[i];
+      C->mask[k++] = an->counter_mask[i];
     }
   if (!ticks(ctx, C, start, words)) {
     counter_free(ctx, C);

@@ -54,6 +54,7 @@ struct estimator {
   uint32_t *and0;              /* per node: inputs an AND node waits for */
   uint32_t *src, nsrc;         /* nodes at level 0 in every state */
   uint32_t goal, terminal;     /* propositions, or NONE */
+  const kern_t *K;             /* the kernel, which a scratch evaluates on */
   const uint32_t *bh_lo, *bh;  /* the kernel's rules by head */
   const uint8_t *kind;         /* the kernel's K_* per proposition */
   uint8_t *latch;              /* per slot: L_UP, L_DOWN or 0 */
@@ -256,7 +257,7 @@ static void scratch_open(gdl_ctx *ctx, est_t *E)
   S->mark = at, at += N;
   S->first = at, at += R;
   S->second = (uint8_t *)at;
-  kern_eval_open(ctx, kern_get(ctx), &S->eval);
+  kern_eval_open(ctx, E->K, &S->eval);
 }
 
 static void scratch_close(gdl_ctx *ctx, est_t *E)
@@ -265,12 +266,20 @@ static void scratch_close(gdl_ctx *ctx, est_t *E)
   ctx_free(ctx, E->s.block);
 }
 
-est_t *est_build(gdl_ctx *ctx)
+/* 1 where states are bits of the grounded network: an estimator can be
+ * built. */
+static int est_applies(gdl_ctx *ctx)
+{
+  const ground_t *G = ctx->ground;
+  return G && G->incr && G->bits_ok && ground_state_words(ctx);
+}
+
+est_t *est_build(gdl_ctx *ctx, const kern_t *K)
 {
   ground_t *G = ctx->ground;
   est_t *E;
   uint32_t r, i, j, n, nmv = 0, k, *at;
-  if (!G || !G->incr || !G->bits_ok || !ground_state_words(ctx))
+  if (!est_applies(ctx))
     return NULL;
   n = G->nprops;
   E = ctx_alloc(ctx, sizeof *E);
@@ -282,12 +291,10 @@ est_t *est_build(gdl_ctx *ctx)
   E->nr = G->nrules + nmv;
   E->nodes = 2 * n + 2 * E->nr;
   /* rules by head, and what kind each proposition is: the kernel's */
-  {
-    const kern_t *K = kern_get(ctx);
-    E->bh_lo = K->bh_lo;
-    E->bh = K->bh;
-    E->kind = K->kind;
-  }
+  E->K = K;
+  E->bh_lo = K->bh_lo;
+  E->bh = K->bh;
+  E->kind = K->kind;
   at = ctx_alloc(ctx, (E->nodes + 1) * sizeof *at);
   /* the move rules' inputs: the legal move and its gate */
   E->mv_lo = ctx_alloc(ctx, (nmv + 2) * sizeof *E->mv_lo);
@@ -350,6 +357,34 @@ est_t *est_build(gdl_ctx *ctx)
   scratch_open(ctx, E);
   find_latches(ctx, E);
   return E;
+}
+
+void est_free(gdl_ctx *ctx, est_t *E)
+{
+  if (!E)
+    return;
+  scratch_close(ctx, E);
+  ctx_free(ctx, E->mv_lo);
+  ctx_free(ctx, E->mv_in);
+  ctx_free(ctx, E->mv_role);
+  ctx_free(ctx, E->mv_does);
+  ctx_free(ctx, E->role_lo);
+  ctx_free(ctx, E->isand);
+  ctx_free(ctx, E->and0);
+  ctx_free(ctx, E->src);
+  ctx_free(ctx, E->out_lo);
+  ctx_free(ctx, E->out);
+  ctx_free(ctx, E->latch);
+  ctx_free(ctx, E);
+}
+
+est_t *est_get(gdl_ctx *ctx, analyses_t *A)
+{
+  if (!A->est_tried) {        /* (the kernel only where it is needed) */
+    A->est = est_applies(ctx) ? est_build(ctx, kern_get(ctx, A)) : NULL;
+    A->est_tried = 1;
+  }
+  return A->est;
 }
 
 /* ---- per state -------------------------------------------------------- */

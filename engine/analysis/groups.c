@@ -762,6 +762,27 @@ groups_t *groups_build(gdl_ctx *ctx, est_t *E, const uint32_t *start)
   return D;
 }
 
+void groups_free(gdl_ctx *ctx, groups_t *D)
+{
+  if (!D)
+    return;
+  ctx_free(ctx, D->lo);
+  ctx_free(ctx, D->slot);
+  ctx_free(ctx, D->dist);
+  ctx_free(ctx, D->all_lo);
+  ctx_free(ctx, D->all);
+  ctx_free(ctx, D);
+}
+
+groups_t *groups_get(gdl_ctx *ctx, analyses_t *A, const uint32_t *start)
+{
+  if (!A->groups_tried) {
+    A->groups = groups_build(ctx, est_get(ctx, A), start);
+    A->groups_tried = 1;
+  }
+  return A->groups;
+}
+
 int groups_hold(const groups_t *D, const uint32_t *w)
 {
   uint32_t g;

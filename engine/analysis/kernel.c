@@ -19,16 +19,14 @@
 
 /* ---- the network as the analyses read it ----------------------------- */
 
-/* The kernel of ctx's network, built at the first call: the rules by
- * head, and each proposition's kind (a move's `does` is K_MOVE, one no
- * role can make K_INPUT). */
-kern_t *kern_get(gdl_ctx *ctx)
+/* The kernel of ctx's network: the rules by head, and each
+ * proposition's kind (a move's `does` is K_MOVE, one no role can make
+ * K_INPUT). */
+static kern_t *kern_build(gdl_ctx *ctx)
 {
   ground_t *G = ctx->ground;
   kern_t *K;
   uint32_t i, r, j;
-  if (ctx->kern)
-    return ctx->kern;
   K = ctx_alloc(ctx, sizeof *K);
   K->G = G;
   K->n = G->nprops;
@@ -53,8 +51,24 @@ kern_t *kern_get(gdl_ctx *ctx)
       if (d != NONE)
         K->kind[d] = K_MOVE;
     }
-  ctx->kern = K;
   return K;
+}
+
+kern_t *kern_get(gdl_ctx *ctx, analyses_t *A)
+{
+  if (!A->kern)
+    A->kern = kern_build(ctx);
+  return A->kern;
+}
+
+void kern_free(gdl_ctx *ctx, kern_t *K)
+{
+  if (!K)
+    return;
+  ctx_free(ctx, K->bh_lo);
+  ctx_free(ctx, K->bh);
+  ctx_free(ctx, K->kind);
+  ctx_free(ctx, K);
 }
 
 /* ---- three-valued evaluation ------------------------------------------ */

@@ -578,7 +578,7 @@ static uint8_t *ends_if(gdl_ctx *ctx, stub_t *T)
   return imp;
 }
 
-stub_t *stub_build(gdl_ctx *ctx, const est_t *E)
+stub_t *stub_build(gdl_ctx *ctx, const kern_t *K, const est_t *E)
 {
   ground_t *G = ctx->ground;
   stub_t *T;
@@ -599,12 +599,9 @@ stub_t *stub_build(gdl_ctx *ctx, const est_t *E)
   T->nm = G->nlegal[0];
   T->ns = G->ntslots;
   T->W = (T->nm + 63) / 64;
-  {
-    const kern_t *K = kern_get(ctx);
-    T->bh_lo = K->bh_lo;
-    T->bh = K->bh;
-    T->kind = K->kind;
-  }
+  T->bh_lo = K->bh_lo;
+  T->bh = K->bh;
+  T->kind = K->kind;
   T->dmove = ctx_alloc(ctx, (T->n + 1) * sizeof *T->dmove);
   T->byterm = ctx_alloc(ctx, (T->nm + 1) * sizeof *T->byterm);
   T->legal = ctx_alloc(ctx, (T->nm + 1) * sizeof *T->legal);
@@ -680,6 +677,16 @@ stub_t *stub_build(gdl_ctx *ctx, const est_t *E)
 fail:
   stub_free(ctx, T);
   return NULL;
+}
+
+stub_t *stub_get(gdl_ctx *ctx, analyses_t *A)
+{
+  if (!A->stub_tried) {
+    est_t *E = est_get(ctx, A);
+    A->stub = E ? stub_build(ctx, kern_get(ctx, A), E) : NULL;
+    A->stub_tried = 1;
+  }
+  return A->stub;
 }
 
 /* ---- per state -------------------------------------------------------- */

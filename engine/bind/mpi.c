@@ -759,7 +759,14 @@ static void search(mb_t *M, uint32_t *start, uint64_t *kept)
   M->res->stored = 1;
   M->tcap = 1024;
   M->table = ctx_alloc(M->ctx, (size_t)M->tcap * sizeof *M->table);
-  if (M->o->counter >= 0 && (M->C = counter_start(M->ctx, start)) != NULL) {
+  if (M->o->counter >= 0) {
+    /* the counter needs the game's analyses only while it is made */
+    analyses_t an;
+    memset(&an, 0, sizeof an);
+    M->C = counter_start(M->ctx, &an, start);
+    analyses_free(M->ctx, &an);
+  }
+  if (M->C) {
     M->clocked = ctx_alloc(M->ctx, (size_t)64 * M->words * sizeof *M->clocked);
     M->S.C = M->C;
     M->res->counter = counter_slots(M->C);

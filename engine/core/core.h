@@ -372,14 +372,9 @@ void fmt_file(gdl_ctx *ctx, uint32_t file, const gdl_node *forms,
 
 /* ---- the context ------------------------------------------------------ */
 
-/* What the layers above keep in the context (network/network.h,
- * analysis/analysis.h): the context holds them by pointer only. */
+/* What the layer above keeps in the context (network/network.h): the
+ * context holds it by pointer only. */
 typedef struct ground ground_t;
-typedef struct kernel kern_t;
-typedef struct estimator est_t;
-typedef struct stubborn stub_t;
-typedef struct budget bud_t;
-typedef struct groups groups_t;
 
 typedef struct block block_t;
 
@@ -471,19 +466,6 @@ struct gdl_ctx {
    * nothing of the layer above it */
   void (*grounding)(gdl_ctx *ctx, const rule_t *r);
   ground_t *ground;            /* the grounded engine, when built */
-  kern_t *kern;                /* its analyses' kernel (kernel.c), once
-                                  one asked */
-  est_t *est;                  /* its estimator, once a search asked */
-  stub_t *stub;                /* its stubborn sets, once a search asked */
-  int stub_tried;              /* ... (NULL: the rules do not allow them) */
-  bud_t *bud;                  /* its move budget (budget.c), once a */
-  int bud_tried;               /* search asked (NULL: none) */
-  groups_t *groups;                /* its groups summed (groups.c), once a */
-  int groups_tried;               /* search asked (NULL: none) */
-  uint32_t *counter_mask;          /* its step counter's slots (counter.c), */
-  uint32_t counter_slots;          /* ... how many (0: none), */
-  int counter_ends;                /* ... whether terminal reads them, */
-  int counter_tried;               /* ... once a search asked */
   int ground_off;              /* built, but the interpreter is chosen */
   gdl_state cur;               /* the current state (for questions) */
   int db_state;                /* the database holds the current state */

@@ -37,17 +37,14 @@ void search_report(search_t *S, unsigned depth, int force)
 
 /* ---- the start -------------------------------------------------------- */
 
-/* The move budget (budget.c) of the game, found once, from the first
- * pruning search's start; a copy for each thread that estimates. */
+/* The move budget (budget.c) of the game, found once a solve (S->A),
+ * from its first pruning search's start; a copy for each thread that
+ * estimates. */
 static void use_budget(search_t *S)
 {
   gdl_ctx *ctx = S->ctx;
   unsigned t;
-  if (!ctx->bud_tried) {
-    ctx->bud = bud_build(ctx, S->E, S->cur.facts);
-    ctx->bud_tried = 1;
-  }
-  S->B = ctx->bud;
+  S->B = bud_get(ctx, S->A, S->cur.facts);
   S->res->budget = S->B != NULL;
   if (S->B && S->Es && !S->Bs) {
     S->Bs = ctx_alloc(ctx, (S->nthreads + 1) * sizeof *S->Bs);
@@ -56,16 +53,13 @@ static void use_budget(search_t *S)
   }
 }
 
-/* The groups summed (groups.c) of the game, found once, from the first
- * search's start; used where the search's start is one they speak of. */
+/* The groups summed (groups.c) of the game, found once a solve (S->A),
+ * from its first search's start; used where the search's start is one
+ * they speak of. */
 static void use_groups(search_t *S)
 {
-  gdl_ctx *ctx = S->ctx;
-  if (!ctx->groups_tried) {
-    ctx->groups = groups_build(ctx, S->E, S->cur.facts);
-    ctx->groups_tried = 1;
-  }
-  S->D = ctx->groups && groups_hold(ctx->groups, S->cur.facts) ? ctx->groups : NULL;
+  const groups_t *D = groups_get(S->ctx, S->A, S->cur.facts);
+  S->D = D && groups_hold(D, S->cur.facts) ? D : NULL;
   S->res->groups = groups_count(S->D);
 }
 
@@ -80,7 +74,7 @@ void search_start(search_t *S)
   if (!S->words)               /* estimates are of states as bits */
     S->E = NULL;
   if (S->words && S->o->counter >= 0 && S->alg->counter) {
-    S->C = counter_start(ctx, S->cur.facts);
+    S->C = counter_start(ctx, S->A, S->cur.facts);
     S->res->counter = counter_slots(S->C);
   }
   S->reopen = S->best == BEST_ASTAR || S->C;

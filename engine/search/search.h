@@ -101,6 +101,8 @@ struct search {
   gdl_term *joint;
   long best_goal;
   uint32_t best_state;        /* state with the best terminal goal */
+  analyses_t *A;              /* the game's analyses, the solve's: shared
+                                 by its searches (analyses.c) */
   /* estimates (estimate.c) */
   est_t *E;                   /* or NULL: every estimate 0 */
   stub_t *T;                  /* or NULL: every legal move searched */

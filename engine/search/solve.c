@@ -192,19 +192,11 @@ static gdl_status run_protected(search_t *S)
   if (GROUND(ctx))             /* every move of each state: ready lists */
     ground_search_mode(ctx, 1);
   if (GROUND(ctx) && (S->prune || A->informed)) {
-    if (!ctx->est)
-      ctx->est = est_build(ctx);
-    S->E = ctx->est;
+    S->E = est_get(ctx, S->A);
     res->latches = S->E ? est_latches(S->E) : 0;
   }
   if (GROUND(ctx) && S->k == 1 && S->o->stubborn >= 0 && A->stubborn) {
-    if (!ctx->est)
-      ctx->est = est_build(ctx);
-    if (!ctx->stub_tried) {
-      ctx->stub = stub_build(ctx, ctx->est);
-      ctx->stub_tried = 1;
-    }
-    S->T = ctx->stub;
+    S->T = stub_get(ctx, S->A);
     res->stubborn = S->T != NULL;
   }
 
@@ -231,9 +223,11 @@ static gdl_status run_protected(search_t *S)
   return GDL_OK;
 }
 
-/* One search, by opts->algorithm (not auto); with N, the search of the
- * neighbourhood of its plan (search_near). */
-static gdl_status solve_one(gdl_ctx *ctx, const gdl_solve_opts *opts,
+/* One search, by opts->algorithm (not auto), reading the analyses of an
+ * (the solve's); with N, the search of the neighbourhood of its plan
+ * (search_near). */
+static gdl_status solve_one(gdl_ctx *ctx, analyses_t *an,
+                            const gdl_solve_opts *opts,
                             gdl_solve_result *res, near_t *N)
 {
   search_t S;
@@ -244,6 +238,7 @@ static gdl_status solve_one(gdl_ctx *ctx, const gdl_solve_opts *opts,
   res->found_by = a;
   res->threads = 1;
   S.ctx = ctx;
+  S.A = an;
   S.o = opts;
   S.alg = &algorithms[a];
   S.res = res;
@@ -286,7 +281,7 @@ static gdl_status solve_one(gdl_ctx *ctx, const gdl_solve_opts *opts,
  * a way round). */
 #define NEAR_RADIUS 64
 #define NEAR_IDLE 3
-static void shorten(gdl_ctx *ctx, const gdl_solve_opts *opts,
+static void shorten(gdl_ctx *ctx, analyses_t *an, const gdl_solve_opts *opts,
                     gdl_solve_result *res, double seconds)
 {
   double t0 = ctx_clock();
@@ -304,7 +299,7 @@ static void shorten(gdl_ctx *ctx, const gdl_solve_opts *opts,
     N.plan = res->plan;
     N.len = res->length;
     N.radius = radius;
-    if (solve_one(ctx, &o, &nr, &N) != GDL_OK)
+    if (solve_one(ctx, an, &o, &nr, &N) != GDL_OK)
       break;                   /* (the plan as found stands) */
     res->expanded += nr.expanded;
     res->generated += nr.generated;
@@ -346,7 +341,8 @@ static const search_turn *auto_turn(unsigned turn, gdl_algorithm *a)
  * user's (memory, states of one search, Ctrl-C, the time as a whole) ends
  * it there.  The estimate it reports is that of its searches that prove
  * plans shortest (A*'s: admissible). */
-static gdl_status solve_auto(gdl_ctx *ctx, const gdl_solve_opts *opts,
+static gdl_status solve_auto(gdl_ctx *ctx, analyses_t *an,
+                             const gdl_solve_opts *opts,
                              gdl_solve_result *res)
 {
   const search_turn *t;
@@ -373,7 +369,7 @@ static gdl_status solve_auto(gdl_ctx *ctx, const gdl_solve_opts *opts,
     }
     if (t->prune && o.prune == 0)
       o.prune = t->prune;
-    st = solve_one(ctx, &o, res, NULL);
+    st = solve_one(ctx, an, &o, res, NULL);
     expanded += res->expanded;
     generated += res->generated;
     npruned += res->pruned;
@@ -398,6 +394,29 @@ static gdl_status solve_auto(gdl_ctx *ctx, const gdl_solve_opts *opts,
   return st;
 }
 
+/* The search or auto's portfolio (row A), and a plan not proven
+ * shortest made shorter; the searches read the analyses of an. */
+static gdl_status solve_analysed(gdl_ctx *ctx, analyses_t *an,
+                                 const search_algorithm *A,
+                                 const gdl_solve_opts *opts,
+                                 gdl_solve_result *res)
+{
+  double t0 = ctx_clock(), spent, most;
+  gdl_status st = A->run ? solve_one(ctx, an, opts, res, NULL)
+                         : solve_auto(ctx, an, opts, res);
+  if (st != GDL_OK || res->status != GDL_SOLVED || res->optimal ||
+      opts->shorten < 0 || (opts->shorten == 0 && !A->shortens))
+    return st;
+  /* half as long as the search took (at least 1 s), within the limit */
+  spent = ctx_clock() - t0;
+  most = spent / 2 > 1 ? spent / 2 : 1;
+  if (opts->max_seconds > 0 && opts->max_seconds - spent < most)
+    most = opts->max_seconds - spent;
+  shorten(ctx, an, opts, res, most);
+  res->seconds = ctx_clock() - t0;
+  return GDL_OK;
+}
+
 gdl_status gdl_solve(gdl_ctx *ctx, const gdl_solve_opts *opts,
                      gdl_solve_result *res)
 {
@@ -418,19 +437,13 @@ gdl_status gdl_solve(gdl_ctx *ctx, const gdl_solve_opts *opts,
     return GDL_EINPUT;
   }
   {
-    double t0 = ctx_clock(), spent, most;
-    gdl_status st = A->run ? solve_one(ctx, opts, res, NULL)
-                           : solve_auto(ctx, opts, res);
-    if (st != GDL_OK || res->status != GDL_SOLVED || res->optimal ||
-        opts->shorten < 0 || (opts->shorten == 0 && !A->shortens))
-      return st;
-    /* half as long as the search took (at least 1 s), within the limit */
-    spent = ctx_clock() - t0;
-    most = spent / 2 > 1 ? spent / 2 : 1;
-    if (opts->max_seconds > 0 && opts->max_seconds - spent < most)
-      most = opts->max_seconds - spent;
-    shorten(ctx, opts, res, most);
-    res->seconds = ctx_clock() - t0;
-    return GDL_OK;
+    /* the game's analyses, each computed when a search first asks,
+     * shared by the searches of this solve and released at its end */
+    analyses_t an;
+    gdl_status st;
+    memset(&an, 0, sizeof an);
+    st = solve_analysed(ctx, &an, A, opts, res);
+    analyses_free(ctx, &an);
+    return st;
   }
 }

@@ -1159,6 +1159,18 @@ START_TEST(test_algorithm_table)
                   label);
   }
   ck_assert_uint_eq(n, GDL_AUTO + 1);
+  /* and --algorithm's usage error names each, written by hand as the
+   * help is */
+  free(out);
+  free(err);
+  ck_assert_int_eq(tu_gdl_run(&out, &err, "solve -a none x.kif"), 2);
+  for (a = (gdl_algorithm)0; a <= GDL_AUTO; a = (gdl_algorithm)(a + 1)) {
+    char comma[32], space[32];
+    snprintf(comma, sizeof comma, " %s,", gdl_algorithm_name(a));
+    snprintf(space, sizeof space, " %s ", gdl_algorithm_name(a));
+    ck_assert_msg(strstr(err, comma) || strstr(err, space),
+                  "%s not in the usage error: %s", gdl_algorithm_name(a), err);
+  }
   b = GDL_DFS;
   ck_assert_int_eq(gdl_algorithm_parse("shorten", &b), -1);
   ck_assert_int_eq(gdl_algorithm_parse(NULL, &b), -1);

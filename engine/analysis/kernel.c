@@ -74,6 +74,7 @@ void kern_eval_open(gdl_ctx *ctx, const kern_t *K, kern_eval_t *X)
   X->fixed = X->memo + K->n + 1;
   memset(X->fixed, VU, K->n);
   X->pick = NONE;
+  X->ctx = ctx;
 }
 
 void kern_eval_close(gdl_ctx *ctx, kern_eval_t *X)
@@ -82,31 +83,50 @@ void kern_eval_close(gdl_ctx *ctx, kern_eval_t *X)
   X->block = NULL;
 }
 
+/* The one three-valued evaluation: p's value from what is fixed, each
+ * head's once a run.  A recorded run (X->record) memoizes every
+ * proposition it reaches (a fixed one, an input, one past EVAL_DEPTH:
+ * all memoized as read), gives a head with a rule of one literal that
+ * holds by what is fixed true without reading its rules, counts in
+ * X->work each rule read (its literals, plus one) and polls ctx; an
+ * unrecorded run does none of it, which its callers' results and speed
+ * depend on. */
 static int eval3(kern_eval_t *X, uint32_t p, unsigned depth)
 {
   uint32_t i, j;
   int v = V0;
   X->evals++;
-  if (X->fixed[p] != VU)       /* a fluent's value, or one forced */
-    return X->fixed[p];
+  if (X->fixed[p] != VU) {     /* a fluent's value, or one forced */
+    v = X->fixed[p];
+    goto read;
+  }
   switch (X->kind[p]) {
   case K_ALWAYS:
-    return V1;
+    v = V1;
+    goto read;
   case K_TRUE:
   case K_MOVE:
     if (X->pick == NONE)       /* the first unknown input read */
       X->pick = p;
-    return VU;
+    v = VU;
+    goto read;
   case K_INPUT:
   case K_RECURSIVE:
-    return VU;
+    v = VU;
+    goto read;
   default:
     break;
   }
   if (X->stamp[p] == X->now)
     return X->memo[p];
-  if (depth > EVAL_DEPTH)
-    return VU;
+  if (depth > EVAL_DEPTH) {
+    v = VU;
+    goto read;
+  }
+  if (X->record && kern_fixed_rule(X, p)) {
+    v = V1;
+    goto memo;
+  }
   for (i = X->bh_lo[p]; i < X->bh_lo[p + 1] && v != V1; i++) {
     uint32_t r = X->bh[i];
     int rv = V1;
@@ -123,9 +143,20 @@ static int eval3(kern_eval_t *X, uint32_t p, unsigned depth)
       v = V1;
     else if (rv == VU)
       v = VU;
+    if (X->record)
+      X->work += X->in_lo[r + 1] - X->in_lo[r] + 1;
   }
+  if (X->record)
+    POLL(X->ctx);
+memo:
   X->stamp[p] = X->now;
   X->memo[p] = (uint8_t)v;
+  return v;
+read:
+  if (X->record) {
+    X->stamp[p] = X->now;
+    X->memo[p] = (uint8_t)v;
+  }
   return v;
 }
 
@@ -141,6 +172,11 @@ void kern_run(kern_eval_t *X)
 int kern_value(kern_eval_t *X, uint32_t p)
 {
   return eval3(X, p, 0);
+}
+
+int kern_read(const kern_eval_t *X, uint32_t p)
+{
+  return X->stamp[p] == X->now ? X->memo[p] : VU;
 }
 
 void kern_unfix(kern_eval_t *X)

@@ -14,6 +14,23 @@
  * 100 needs a literal), which a symbolic three-valued evaluation checks;
  * else the reduction is off.  doc/solving.md ("Moves that commute:
  * stubborn sets") has the argument.
+ *
+ * Evaluation.  A scalar run is the kernel's (kernel.c), recorded: every
+ * proposition read is memoized, so reads() can follow what terminal's
+ * last run left unknown, and X.work counts the rules read.  A run with
+ * the moves symbolic (effects(): a fluent's `next` for all moves at once)
+ * is a layer here on the kernel's fixed values, stamps, kinds and rules
+ * by head: a value is a pair of move sets, and per move it is the
+ * kernel's value with that move's `does` fixed true and every other
+ * `does` false.  It is not nm scalar runs because (a) it costs W words a
+ * literal where those would cost nm, up to 64 times as much, and the work
+ * decides when the reduction is given up on (BUDGET); (b) it stops a
+ * disjunction (conjunction) only once it holds (fails) for every move, so
+ * it reads propositions that a move's own run would skip, and a
+ * proposition it first reaches past EVAL_DEPTH is unknown for every move,
+ * where a move's run that first reached it nearer the top would know it:
+ * on rules nested deeper than EVAL_DEPTH, an effect found here unknown
+ * (reduction off) could be found by the scalar runs.
  */
 #include <stdlib.h>
 #include <string.h>

@@ -83,6 +83,10 @@ typedef struct {
   uint32_t pick;               /* the first fluent or move read unknown
                                   this run, or UINT32_MAX */
   uint64_t evals;              /* propositions evaluated, in all: work */
+  int record;                  /* runs recorded (see kern_read) */
+  uint64_t work;               /* recorded runs: rules read, each its
+                                  literals plus one, in all */
+  gdl_ctx *ctx;                /* polled by recorded runs */
   void *block;                 /* the memory of fixed, memo and stamp */
 } kern_eval_t;
 /* X opened on K (every proposition unfixed), and closed. */
@@ -93,6 +97,13 @@ void kern_eval_close(gdl_ctx *ctx, kern_eval_t *X);
 void kern_unfix(kern_eval_t *X);
 void kern_run(kern_eval_t *X);
 int kern_value(kern_eval_t *X, uint32_t p);
+/* With X->record set, a run memoizes every proposition it reads, and
+ * this is p's value in the last run, VU where the run did not read p; a
+ * head that has a rule of one literal holding by what is fixed is true
+ * without its rules read; X->work counts the rules read.  (The stubborn
+ * sets, stubborn.c, ask what the run read; runs not recorded are
+ * cheaper.) */
+int kern_read(const kern_eval_t *X, uint32_t p);
 /* p fixed to v (VU: unfixed), and what it is fixed to. */
 static inline void kern_fix(kern_eval_t *X, uint32_t p, int v)
 {
@@ -101,6 +112,20 @@ static inline void kern_fix(kern_eval_t *X, uint32_t p, int v)
 static inline int kern_fixed(const kern_eval_t *X, uint32_t p)
 {
   return X->fixed[p];
+}
+/* 1 when a rule of head p of one literal holds by what is fixed (as
+ * playable <= the legal move, with that fixed true): p is then true
+ * whatever its other rules say. */
+static inline int kern_fixed_rule(const kern_eval_t *X, uint32_t p)
+{
+  uint32_t i;
+  for (i = X->bh_lo[p]; i < X->bh_lo[p + 1]; i++) {
+    uint32_t r = X->bh[i], x = X->in[X->in_lo[r]];
+    if (X->in_lo[r + 1] - X->in_lo[r] == 1 && X->fixed[x >> 1] != VU &&
+        X->fixed[x >> 1] == (x & 1 ? V0 : V1))
+      return 1;
+  }
+  return 0;
 }
 /* 1 when, wherever proposition a holds, one of rules[0, n) fires, as far
  * as an evaluation of them shows with what a holding forces (the literals

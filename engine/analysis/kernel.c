@@ -88,6 +88,7 @@ void kern_eval_open(gdl_ctx *ctx, const kern_t *K, kern_eval_t *X)
   X->fixed = X->memo + K->n + 1;
   memset(X->fixed, VU, K->n);
   X->pick = NONE;
+  X->ctx = ctx;
 }
 
 void kern_eval_close(gdl_ctx *ctx, kern_eval_t *X)
@@ -96,36 +97,62 @@ void kern_eval_close(gdl_ctx *ctx, kern_eval_t *X)
   X->block = NULL;
 }
 
-static int eval3(kern_eval_t *X, uint32_t p, unsigned depth)
+static int eval3(kern_eval_t *X, uint32_t p, unsigned depth);
+static int eval3_recorded(kern_eval_t *X, uint32_t p, unsigned depth);
+
+/* The one three-valued evaluation: p's value from what is fixed, each
+ * head's once a run.  A recorded run (X->record) memoizes every
+ * proposition it reaches (a fixed one, an input, one past EVAL_DEPTH:
+ * all memoized as read), gives a head with a rule of one literal that
+ * holds by what is fixed true without reading its rules, counts in
+ * X->work each rule read (its literals, plus one) and polls ctx; an
+ * unrecorded run does none of it, which its callers' results and speed
+ * depend on.  Written once and made twice, `record` a constant in each
+ * (eval3, eval3_recorded), so that an unrecorded run tests nothing of
+ * it. */
+static inline __attribute__((always_inline)) int
+eval_at(kern_eval_t *X, uint32_t p, unsigned depth, const int record)
 {
   uint32_t i, j;
   int v = V0;
   X->evals++;
-  if (X->fixed[p] != VU)       /* a fluent's value, or one forced */
-    return X->fixed[p];
+  if (X->fixed[p] != VU) {     /* a fluent's value, or one forced */
+    v = X->fixed[p];
+    goto read;
+  }
   switch (X->kind[p]) {
   case K_ALWAYS:
-    return V1;
+    v = V1;
+    goto read;
   case K_TRUE:
   case K_MOVE:
     if (X->pick == NONE)       /* the first unknown input read */
       X->pick = p;
-    return VU;
+    v = VU;
+    goto read;
   case K_INPUT:
   case K_RECURSIVE:
-    return VU;
+    v = VU;
+    goto read;
   default:
     break;
   }
   if (X->stamp[p] == X->now)
     return X->memo[p];
-  if (depth > EVAL_DEPTH)
-    return VU;
+  if (depth > EVAL_DEPTH) {
+    v = VU;
+    goto read;
+  }
+  if (record && kern_fixed_rule(X, p)) {
+    v = V1;
+    goto memo;
+  }
   for (i = X->bh_lo[p]; i < X->bh_lo[p + 1] && v != V1; i++) {
     uint32_t r = X->bh[i];
     int rv = V1;
     for (j = X->in_lo[r]; j < X->in_lo[r + 1] && rv != V0; j++) {
-      int x = eval3(X, X->in[j] >> 1, depth + 1);
+      int x = record ? eval3_recorded(X, X->in[j] >> 1, depth + 1)
+                     : eval3(X, X->in[j] >> 1, depth + 1);
       if (X->in[j] & 1)
         x = x == VU ? VU : !x;
       if (x == V0)
@@ -137,10 +164,31 @@ static int eval3(kern_eval_t *X, uint32_t p, unsigned depth)
       v = V1;
     else if (rv == VU)
       v = VU;
+    if (record)
+      X->work += X->in_lo[r + 1] - X->in_lo[r] + 1;
   }
+  if (record)
+    POLL(X->ctx);
+memo:
   X->stamp[p] = X->now;
   X->memo[p] = (uint8_t)v;
   return v;
+read:
+  if (record) {
+    X->stamp[p] = X->now;
+    X->memo[p] = (uint8_t)v;
+  }
+  return v;
+}
+
+static int eval3(kern_eval_t *X, uint32_t p, unsigned depth)
+{
+  return eval_at(X, p, depth, 0);
+}
+
+static int eval3_recorded(kern_eval_t *X, uint32_t p, unsigned depth)
+{
+  return eval_at(X, p, depth, 1);
 }
 
 void kern_run(kern_eval_t *X)
@@ -154,7 +202,12 @@ void kern_run(kern_eval_t *X)
 
 int kern_value(kern_eval_t *X, uint32_t p)
 {
-  return eval3(X, p, 0);
+  return X->record ? eval3_recorded(X, p, 0) : eval3(X, p, 0);
+}
+
+int kern_read(const kern_eval_t *X, uint32_t p)
+{
+  return X->stamp[p] == X->now ? X->memo[p] : VU;
 }
 
 void kern_unfix(kern_eval_t *X)

@@ -14,6 +14,23 @@
  * 100 needs a literal), which a symbolic three-valued evaluation checks;
  * else the reduction is off.  doc/solving.md ("Moves that commute:
  * stubborn sets") has the argument.
+ *
+ * Evaluation.  A scalar run is the kernel's (kernel.c), recorded: every
+ * proposition read is memoized, so reads() can follow what terminal's
+ * last run left unknown, and X.work counts the rules read.  A run with
+ * the moves symbolic (effects(): a fluent's `next` for all moves at once)
+ * is a layer here on the kernel's fixed values, stamps, kinds and rules
+ * by head: a value is a pair of move sets, and per move it is the
+ * kernel's value with that move's `does` fixed true and every other
+ * `does` false.  It is not nm scalar runs because (a) it costs W words a
+ * literal where those would cost nm, up to 64 times as much, and the work
+ * decides when the reduction is given up on (BUDGET); (b) it stops a
+ * disjunction (conjunction) only once it holds (fails) for every move, so
+ * it reads propositions that a move's own run would skip, and a
+ * proposition it first reaches past EVAL_DEPTH is unknown for every move,
+ * where a move's run that first reached it nearer the top would know it:
+ * on rules nested deeper than EVAL_DEPTH, an effect found here unknown
+ * (reduction off) could be found by the scalar runs.
  */
 #include <stdlib.h>
 #include <string.h>
@@ -33,18 +50,16 @@ struct stubborn {
   gdl_ctx *ctx;                /* whose memory the arena is */
   ground_t *G;
   uint32_t n, nm, ns, W;       /* propositions, moves, slots, words */
-  /* evaluation: a value is W words (moves where it holds) then W (where
-   * it fails), or one word where no move is read (a scalar run) */
-  const uint32_t *bh_lo, *bh;  /* rules by head (the kernel's) */
-  const uint8_t *kind;         /* K_* (the kernel's) */
+  /* evaluation: scalar runs are the kernel's, recorded; a run of the
+   * moves symbolic keeps a value of W words (moves where it holds) then
+   * W (where it fails) in the arena, on the kernel's fixed and stamps */
+  kern_eval_t X;               /* what is fixed; scalar runs */
   uint32_t *dmove;             /* per `does` proposition: its move */
-  uint8_t *fixed;              /* per proposition: VU (not) or its value */
-  uint32_t *stamp, now, *off;  /* per proposition: its value this run */
+  uint32_t *off;               /* per proposition: its value, set-valued */
   uint64_t *arena;
   size_t narena, arenacap;
-  uint32_t w;
-  int sym;                     /* the moves symbolic (else unknown) */
-  uint64_t work;
+  uint32_t w;                  /* words of a set: W */
+  uint64_t work;               /* words of set-valued evaluation */
   /* per move */
   uint32_t *legal, *gate;      /* its legal proposition, its gate or NONE */
   uint8_t *ends;               /* the game is over once it is made */
@@ -114,22 +129,25 @@ static int all_moves(const stub_t *T, uint32_t o, int half)
   return 1;
 }
 
-/* The value of proposition p (an offset). */
+/* The value of proposition p (an offset) in a run with the moves
+ * symbolic: per move, the kernel's value with that move's `does` true
+ * and every other `does` false, save that a proposition past EVAL_DEPTH
+ * is unknown for all moves at once. */
 static uint32_t eval_moves(gdl_ctx *ctx, stub_t *T, uint32_t p,
                            unsigned depth)
 {
-  const ground_t *G = T->G;
+  kern_eval_t *X = &T->X;
   uint32_t o, i, j, k;
-  if (T->stamp[p] == T->now)
+  if (X->stamp[p] == X->now)
     return T->off[p];
   o = arena_room(T);
-  T->stamp[p] = T->now;
+  X->stamp[p] = X->now;
   T->off[p] = o;
-  if (T->fixed[p] != VU) {
-    set_const(T, o, T->fixed[p]);
+  if (kern_fixed(X, p) != VU) {
+    set_const(T, o, kern_fixed(X, p));
     return o;
   }
-  switch (T->kind[p]) {
+  switch (X->kind[p]) {
   case K_ALWAYS:
     set_const(T, o, V1);
     return o;
@@ -138,18 +156,15 @@ static uint32_t eval_moves(gdl_ctx *ctx, stub_t *T, uint32_t p,
     set_const(T, o, VU);
     return o;
   case K_INPUT:                /* a move no role can make */
-    set_const(T, o, T->sym ? V0 : VU);
+    set_const(T, o, V0);
     return o;
-  case K_MOVE:
-    if (!T->sym) {
-      set_const(T, o, VU);
-    } else {
-      uint32_t m = T->dmove[p];
-      set_const(T, o, V0);
-      value_at(T, o)[m >> 6] |= (uint64_t)1 << (m & 63);
-      value_at(T, o)[T->w + (m >> 6)] &= ~((uint64_t)1 << (m & 63));
-    }
+  case K_MOVE: {
+    uint32_t m = T->dmove[p];
+    set_const(T, o, V0);
+    value_at(T, o)[m >> 6] |= (uint64_t)1 << (m & 63);
+    value_at(T, o)[T->w + (m >> 6)] &= ~((uint64_t)1 << (m & 63));
     return o;
+  }
   default:
     break;
   }
@@ -157,22 +172,17 @@ static uint32_t eval_moves(gdl_ctx *ctx, stub_t *T, uint32_t p,
     set_const(T, o, VU);
     return o;
   }
-  for (i = T->bh_lo[p]; i < T->bh_lo[p + 1]; i++) {
-    uint32_t r = T->bh[i], x = G->in[G->in_lo[r]];
-    if (G->in_lo[r + 1] - G->in_lo[r] == 1 && T->fixed[x >> 1] != VU &&
-        T->fixed[x >> 1] == (x & 1 ? V0 : V1)) {
-      set_const(T, o, V1);     /* a rule of one literal, fixed to hold
-                                  (playable <= the legal move forced) */
-      return o;
-    }
+  if (kern_fixed_rule(X, p)) {
+    set_const(T, o, V1);
+    return o;
   }
   set_const(T, o, V0);         /* a disjunction of its rules */
-  for (i = T->bh_lo[p]; i < T->bh_lo[p + 1] && !all_moves(T, o, 0); i++) {
-    uint32_t r = T->bh[i], ro = arena_room(T);
+  for (i = X->bh_lo[p]; i < X->bh_lo[p + 1] && !all_moves(T, o, 0); i++) {
+    uint32_t r = X->bh[i], ro = arena_room(T);
     set_const(T, ro, V1);      /* a conjunction of its literals */
-    for (j = G->in_lo[r]; j < G->in_lo[r + 1] && !all_moves(T, ro, 1); j++) {
-      uint32_t q = eval_moves(ctx, T, G->in[j] >> 1, depth + 1);
-      int neg = G->in[j] & 1;
+    for (j = X->in_lo[r]; j < X->in_lo[r + 1] && !all_moves(T, ro, 1); j++) {
+      uint32_t q = eval_moves(ctx, T, X->in[j] >> 1, depth + 1);
+      int neg = X->in[j] & 1;
       uint64_t *rv = value_at(T, ro), *qv = value_at(T, q);
       for (k = 0; k < T->w; k++) {
         rv[k] &= neg ? qv[T->w + k] : qv[k];
@@ -186,52 +196,46 @@ static uint32_t eval_moves(gdl_ctx *ctx, stub_t *T, uint32_t p,
         pv[T->w + k] &= rv[T->w + k];
       }
     }
-    T->work += (uint64_t)(G->in_lo[r + 1] - G->in_lo[r] + 1) * T->w;
+    T->work += (uint64_t)(X->in_lo[r + 1] - X->in_lo[r] + 1) * T->w;
   }
   POLL(ctx);
   return o;
 }
 
-/* A new run: the moves symbolic, a value W words a set, or not, one
- * word. */
-static void new_run(stub_t *T, int sym)
+/* A new run with the moves symbolic. */
+static void new_run(stub_t *T)
 {
-  if (++T->now == 0) {
-    memset(T->stamp, 0, T->n * sizeof *T->stamp);
-    T->now = 1;
-  }
+  kern_run(&T->X);
   T->narena = 0;
-  T->sym = sym;
-  T->w = sym ? T->W : 1;
 }
 
-/* The scalar value of p, in a run of its own. */
-static int eval_scalar(gdl_ctx *ctx, stub_t *T, uint32_t p)
+/* The words of evaluation done, scalar and set-valued. */
+static uint64_t work(const stub_t *T)
 {
-  const uint64_t *x;
-  new_run(T, 0);
-  x = value_at(T, eval_moves(ctx, T, p, 0));
-  return x[0] & 1 ? V1 : x[1] & 1 ? V0 : VU;
+  return T->work + T->X.work;
+}
+
+/* The scalar value of p, in a run of its own (recorded: see unknown()). */
+static int eval_scalar(stub_t *T, uint32_t p)
+{
+  kern_run(&T->X);
+  return kern_value(&T->X, p);
 }
 
 /* Move m's legality, scalar: its legal proposition and its gate. */
-static int legal1(gdl_ctx *ctx, stub_t *T, uint32_t m)
+static int legal1(stub_t *T, uint32_t m)
 {
-  int a = eval_scalar(ctx, T, T->legal[m]), b;
+  int a = eval_scalar(T, T->legal[m]), b;
   if (a == V0 || T->gate[m] == NONE)
     return a;
-  b = eval_scalar(ctx, T, T->gate[m]);
+  b = eval_scalar(T, T->gate[m]);
   return b == V0 ? V0 : a == V1 && b == V1 ? V1 : VU;
 }
 
 /* Whether proposition q is unknown in the last (scalar) run. */
-static int unknown(stub_t *T, uint32_t q)
+static int unknown(const stub_t *T, uint32_t q)
 {
-  const uint64_t *x;
-  if (T->stamp[q] != T->now)
-    return 1;
-  x = value_at(T, T->off[q]);
-  return !(x[0] & 1) && !(x[1] & 1);
+  return kern_read(&T->X, q) == VU;
 }
 
 /* The slots of the fluents that proposition p reads, into *out (marked in
@@ -249,13 +253,13 @@ static void reads(stub_t *T, uint32_t p, int live, uint32_t *stack,
   stack[top++] = p;
   while (top) {
     uint32_t q = stack[--top];
-    if (T->kind[q] == K_TRUE) {
+    if (T->X.kind[q] == K_TRUE) {
       GROW(ctx, *out, *cap, *nout);
       (*out)[(*nout)++] = G->tslot[q] - 1;
       continue;
     }
-    for (i = T->bh_lo[q]; i < T->bh_lo[q + 1]; i++)
-      for (j = G->in_lo[T->bh[i]]; j < G->in_lo[T->bh[i] + 1]; j++) {
+    for (i = T->X.bh_lo[q]; i < T->X.bh_lo[q + 1]; i++)
+      for (j = G->in_lo[T->X.bh[i]]; j < G->in_lo[T->X.bh[i] + 1]; j++) {
         uint32_t x = G->in[j] >> 1;
         if (seen[x] != mk && !(live && !unknown(T, x))) {
           seen[x] = mk;
@@ -270,17 +274,13 @@ static void reads(stub_t *T, uint32_t p, int live, uint32_t *stack,
 /* The evaluation's memory, of no use once built. */
 static void free_eval(gdl_ctx *ctx, stub_t *T)
 {
+  kern_eval_close(ctx, &T->X);
   ctx_free(ctx, T->dmove);
-  ctx_free(ctx, T->fixed);
-  ctx_free(ctx, T->stamp);
   ctx_free(ctx, T->off);
   ctx_free(ctx, T->arena);
   ctx_free(ctx, T->legal);
   ctx_free(ctx, T->gate);
-  T->bh_lo = T->bh = NULL;
-  T->dmove = T->stamp = T->off = T->legal = T->gate = NULL;
-  T->kind = NULL;
-  T->fixed = NULL;
+  T->dmove = T->off = T->legal = T->gate = NULL;
   T->arena = NULL;
 }
 
@@ -336,12 +336,12 @@ static int effects(gdl_ctx *ctx, stub_t *T)
         continue;
       }
       if (tp != NONE)
-        T->fixed[tp] = (uint8_t)v;
-      new_run(T, 1);
+        kern_fix(&T->X, tp, v);
+      new_run(T);
       memcpy(res + 2 * W * v,
              value_at(T, eval_moves(ctx, T, G->next[s].prop, 0)), 2 * W * 8);
       if (tp != NONE)
-        T->fixed[tp] = VU;
+        kern_fix(&T->X, tp, VU);
     }
     for (m = 0; m < T->nm; m++) {
       uint32_t code = 0, b = m >> 6;
@@ -359,7 +359,7 @@ static int effects(gdl_ctx *ctx, stub_t *T)
         e[ne++] = m;
       }
     }
-    if (T->work > BUDGET)
+    if (work(T) > BUDGET)
       ok = 0;
   }
   ctx_free(ctx, res);
@@ -410,17 +410,17 @@ static void setters(gdl_ctx *ctx, stub_t *T)
 
 /* Terminal where move m is legal: its legal proposition and gate forced
  * true (and whatever is fixed now), scalar. */
-static int term_if(gdl_ctx *ctx, stub_t *T, uint32_t m)
+static int term_if(stub_t *T, uint32_t m)
 {
-  uint8_t old = T->gate[m] != NONE ? T->fixed[T->gate[m]] : 0;
+  int old = T->gate[m] != NONE ? kern_fixed(&T->X, T->gate[m]) : 0;
   int v;
-  T->fixed[T->legal[m]] = V1;
+  kern_fix(&T->X, T->legal[m], V1);
   if (T->gate[m] != NONE)
-    T->fixed[T->gate[m]] = V1;
-  v = eval_scalar(ctx, T, T->term);
-  T->fixed[T->legal[m]] = VU;
+    kern_fix(&T->X, T->gate[m], V1);
+  v = eval_scalar(T, T->term);
+  kern_fix(&T->X, T->legal[m], VU);
   if (T->gate[m] != NONE)
-    T->fixed[T->gate[m]] = old;
+    kern_fix(&T->X, T->gate[m], old);
   return v;
 }
 
@@ -435,13 +435,13 @@ static void needs(gdl_ctx *ctx, stub_t *T, uint32_t m, const uint32_t *rs,
   for (i = lo; i < hi; i++) {
     uint32_t tp = T->G->tprop[rs[i]];
     for (v = 0; v < 2; v++) {
-      T->fixed[tp] = (uint8_t)v;
-      if (of_term ? term_if(ctx, T, m) == V1 : legal1(ctx, T, m) == V0) {
+      kern_fix(&T->X, tp, v);
+      if (of_term ? term_if(T, m) == V1 : legal1(T, m) == V0) {
         GROW(ctx, T->pre, *precap, *npre);
         T->pre[(*npre)++] = rs[i] * 2 + !v;
       }
     }
-    T->fixed[tp] = VU;
+    kern_fix(&T->X, tp, VU);
   }
 }
 
@@ -467,20 +467,20 @@ static int legality(gdl_ctx *ctx, stub_t *T)
       reads(T, T->gate[m], 0, stack, seen, m + 1, &rs, &nrs, &rscap, ctx);
     needs(ctx, T, m, rs, 0, nrs, 0, &npre, &precap);
     for (i = lo; i < npre; i++)
-      T->fixed[G->tprop[T->pre[i] >> 1]] = (uint8_t)(T->pre[i] & 1);
-    conj = legal1(ctx, T, m) == V1;
+      kern_fix(&T->X, G->tprop[T->pre[i] >> 1], T->pre[i] & 1);
+    conj = legal1(T, m) == V1;
     /* where m is legal, the state must not be terminal: the literals
      * that needs too (a move made in a terminal state is no move) */
-    if (term_if(ctx, T, m) != V0) {
+    if (term_if(T, m) != V0) {
       uint32_t r0 = nrs, k0 = npre;
       reads(T, T->term, 1, stack, seen, m + 1, &rs, &nrs, &rscap, ctx);
       needs(ctx, T, m, rs, r0, nrs, 1, &npre, &precap);
       for (i = k0; i < npre; i++)
-        T->fixed[G->tprop[T->pre[i] >> 1]] = (uint8_t)(T->pre[i] & 1);
-      conj = conj && term_if(ctx, T, m) == V0;
+        kern_fix(&T->X, G->tprop[T->pre[i] >> 1], T->pre[i] & 1);
+      conj = conj && term_if(T, m) == V0;
     }
     for (i = lo; i < npre; i++)
-      T->fixed[G->tprop[T->pre[i] >> 1]] = VU;
+      kern_fix(&T->X, G->tprop[T->pre[i] >> 1], VU);
     T->pre_lo[m + 1] = npre;
     for (i = 0; i < nrs; i++) {
       uint32_t need = 2, j;
@@ -499,7 +499,7 @@ static int legality(gdl_ctx *ctx, stub_t *T)
       rd[nrd++] = m * 4 + need;
     }
     T->sup_lo[m + 1] = nsup;
-    if (T->work > BUDGET)
+    if (work(T) > BUDGET)
       ok = 0;
   }
   ctx_free(ctx, stack);
@@ -560,10 +560,10 @@ static uint8_t *ends_if(gdl_ctx *ctx, stub_t *T)
   stack[top++] = T->term * 2 + 1;
   while (top) {
     uint32_t p = stack[--top] >> 1, v = stack[top] & 1;
-    for (i = T->bh_lo[p]; i < T->bh_lo[p + 1]; i++) {
-      uint32_t r = T->bh[i], x, q, w;
+    for (i = T->X.bh_lo[p]; i < T->X.bh_lo[p + 1]; i++) {
+      uint32_t r = T->X.bh[i], x, q, w;
       if (G->in_lo[r + 1] - G->in_lo[r] != 1 ||
-          (!v && T->bh_lo[p + 1] - T->bh_lo[p] != 1))
+          (!v && T->X.bh_lo[p + 1] - T->X.bh_lo[p] != 1))
         continue;              /* true by any rule; false only by all */
       x = G->in[G->in_lo[r]];
       q = x >> 1;
@@ -599,9 +599,9 @@ stub_t *stub_build(gdl_ctx *ctx, const kern_t *K, const est_t *E)
   T->nm = G->nlegal[0];
   T->ns = G->ntslots;
   T->W = (T->nm + 63) / 64;
-  T->bh_lo = K->bh_lo;
-  T->bh = K->bh;
-  T->kind = K->kind;
+  T->w = T->W;
+  kern_eval_open(ctx, K, &T->X);
+  T->X.record = 1;
   T->dmove = ctx_alloc(ctx, (T->n + 1) * sizeof *T->dmove);
   T->byterm = ctx_alloc(ctx, (T->nm + 1) * sizeof *T->byterm);
   T->legal = ctx_alloc(ctx, (T->nm + 1) * sizeof *T->legal);
@@ -616,9 +616,6 @@ stub_t *stub_build(gdl_ctx *ctx, const kern_t *K, const est_t *E)
       T->dmove[d] = m;     /* the kernel's K_MOVE */
   }
   qsort(T->byterm, T->nm, sizeof *T->byterm, ground_cmp_u64);
-  T->fixed = ctx_alloc(ctx, T->n + 1);
-  memset(T->fixed, VU, T->n);
-  T->stamp = ctx_alloc(ctx, (T->n + 1) * sizeof *T->stamp);
   T->off = ctx_alloc(ctx, (T->n + 1) * sizeof *T->off);
   T->term = term;
   if (!effects(ctx, T) || !legality(ctx, T))
@@ -646,10 +643,10 @@ stub_t *stub_build(gdl_ctx *ctx, const kern_t *K, const est_t *E)
     T->gl = ctx_alloc(ctx, (2 * nrs + 1) * sizeof *T->gl);
     for (i = 0; i < nrs; i++)
       for (v = 0; v < 2; v++) {
-        T->fixed[G->tprop[rs[i]]] = (uint8_t)v;
-        if (eval_scalar(ctx, T, goal) == V0)
+        kern_fix(&T->X, G->tprop[rs[i]], (int)v);
+        if (eval_scalar(T, goal) == V0)
           T->gl[T->ngl++] = rs[i] * 2 + !v;
-        T->fixed[G->tprop[rs[i]]] = VU;
+        kern_fix(&T->X, G->tprop[rs[i]], VU);
       }
     ctx_free(ctx, stack);
     ctx_free(ctx, seen);

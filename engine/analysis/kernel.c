@@ -109,7 +109,16 @@ static int eval3_recorded(kern_eval_t *X, uint32_t p, unsigned depth);
  * unrecorded run does none of it, which its callers' results and speed
  * depend on.  Written once and made twice, `record` a constant in each
  * (eval3, eval3_recorded), so that an unrecorded run tests nothing of
- * it. */
+ * it.  LEAF(x): the value x of a proposition that is not a head
+ * evaluated, returned, memoized first in a recorded run. */
+#define LEAF(x)                                                          \
+  do {                                                                   \
+    v = (x);                                                             \
+    if (!record)                                                         \
+      return v;                                                          \
+    goto read;                                                           \
+  } while (0)
+
 static inline __attribute__((always_inline)) int
 eval_at(kern_eval_t *X, uint32_t p, unsigned depth, const int record)
 {
@@ -117,31 +126,26 @@ eval_at(kern_eval_t *X, uint32_t p, unsigned depth, const int record)
   int v = V0;
   X->evals++;
   if (X->fixed[p] != VU) {     /* a fluent's value, or one forced */
-    v = X->fixed[p];
-    goto read;
+    LEAF(X->fixed[p]);
   }
   switch (X->kind[p]) {
   case K_ALWAYS:
-    v = V1;
-    goto read;
+    LEAF(V1);
   case K_TRUE:
   case K_MOVE:
     if (X->pick == NONE)       /* the first unknown input read */
       X->pick = p;
-    v = VU;
-    goto read;
+    LEAF(VU);
   case K_INPUT:
   case K_RECURSIVE:
-    v = VU;
-    goto read;
+    LEAF(VU);
   default:
     break;
   }
   if (X->stamp[p] == X->now)
     return X->memo[p];
   if (depth > EVAL_DEPTH) {
-    v = VU;
-    goto read;
+    LEAF(VU);
   }
   if (record && kern_fixed_rule(X, p)) {
     v = V1;
@@ -173,13 +177,13 @@ memo:
   X->stamp[p] = X->now;
   X->memo[p] = (uint8_t)v;
   return v;
-read:
-  if (record) {
-    X->stamp[p] = X->now;
-    X->memo[p] = (uint8_t)v;
-  }
+read:                          /* a leaf's value, recorded */
+  X->stamp[p] = X->now;
+  X->memo[p] = (uint8_t)v;
   return v;
 }
+
+#undef LEAF
 
 static int eval3(kern_eval_t *X, uint32_t p, unsigned depth)
 {

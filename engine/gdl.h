@@ -63,6 +63,16 @@ void gdl_set_fact_limit(gdl_ctx *ctx, size_t facts);
 /* When set to a non-zero value (e.g. from a signal handler), long work
  * stops at the next check with GDL_ELIMIT. */
 void gdl_set_interrupt(gdl_ctx *ctx, volatile int *flag);
+/* A time limit: `seconds` from now (<= 0: none, the default), long work
+ * stops with GDL_ELIMIT ("time limit reached").  The interrupt and the
+ * time are looked at inside every long loop (a derivation's joins, the
+ * grounding, the analyses, a search, random play) about once a
+ * millisecond, so that work stops soon after them (doc/engine.md,
+ * "Limits", says how soon); the context stays whole and answers as
+ * before once the limit is lifted (an interrupted gdl_set_state leaves no
+ * current state).  gdl_solve's max_seconds stops its search at the
+ * earlier of the two. */
+void gdl_set_time_limit(gdl_ctx *ctx, double seconds);
 
 /* The message of the last failure (one line, no trailing newline). */
 const char *gdl_errmsg(const gdl_ctx *ctx);

@@ -192,8 +192,7 @@ int expand_estimate(search_t *S, const uint32_t *w, uint32_t *hmax,
   *hmax = *hff = 0;
   if (!S->E)
     return 1;
-  if ((++S->ctx->poll & 63) == 0)   /* an estimate can take a while */
-    ctx_poll(S->ctx);
+  POLL(S->ctx);                 /* an estimate can take a while */
   estimates_with_groups(S->E, S->D, w, hmax, hff);
   if (*hmax == EST_DEAD || (S->prune && dead_end(S->E, S->B, w))) {
     if (S->prune) {

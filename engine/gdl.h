@@ -173,6 +173,12 @@ typedef enum {
  * faster.  AUTO keeps the interpreter when grounding would be too large
  * (gdl_engine_note() says why).  gdl_query() always interprets. */
 gdl_status gdl_use_engine(gdl_ctx *ctx, gdl_engine e);
+/* The time grounding may take before AUTO keeps the interpreter
+ * (<= 0: the default, 5 s); a time limit (gdl_set_time_limit) earlier
+ * than it stops grounding there.  gdl_ground_seconds() gives the budget
+ * in force. */
+void gdl_set_ground_seconds(gdl_ctx *ctx, double seconds);
+double gdl_ground_seconds(const gdl_ctx *ctx);
 /* "ground" or "interp": the engine in use. */
 const char *gdl_engine_name(const gdl_ctx *ctx);
 /* Why AUTO kept the interpreter, or "". */
@@ -238,7 +244,10 @@ gdl_status gdl_advance(gdl_ctx *ctx, const gdl_term *moves);
  * gdl_legal() gives them), each played as by gdl_advance().  *steps gets
  * the joint moves played; *over is 1 when play stopped because the state
  * is terminal or a role has no legal move.  The cheapest way to play: with
- * the grounded engine no step leaves the network (gdl bench uses it). */
+ * the grounded engine no step leaves the network (gdl bench uses it).  A
+ * time limit or an interrupt stops play between two steps, or inside one
+ * on the interpreter: GDL_ELIMIT, with *steps the steps played and the
+ * last state reached current (none when the limit met its evaluation). */
 gdl_status gdl_random_steps(gdl_ctx *ctx, uint64_t *rng, size_t max_steps,
                             size_t *steps, int *over);
 /* A random index below n (n > 0), from the generator whose state is *rng

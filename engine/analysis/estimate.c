@@ -134,8 +134,7 @@ static void find_latches(gdl_ctx *ctx, est_t *E)
       E->latch[i] = L_DOWN;
     if (E->latch[i])
       E->nlatch++;
-    if ((i & 63) == 0)
-      ctx_poll(ctx);
+    kern_poll(ctx, &E->s.eval);
   }
 }
 

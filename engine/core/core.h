@@ -80,6 +80,14 @@ void ctx_poll(gdl_ctx *ctx);
     if (--(ctx)->poll_left <= 0)                                         \
       ctx_poll_tick(ctx);                                                \
   } while (0)
+/* POLL for n steps at once: a loop whose steps differ in cost counts
+ * each by its work (the analyses: the propositions the kernel evaluated),
+ * so that a run sized on cheap steps is not a long one of dear steps. */
+#define POLL_N(ctx, n)                                                   \
+  do {                                                                   \
+    if (((ctx)->poll_left -= (int32_t)(n)) <= 0)                         \
+      ctx_poll_tick(ctx);                                                \
+  } while (0)
 void ctx_poll_tick(gdl_ctx *ctx);
 double ctx_clock(void);        /* seconds, monotonic */
 

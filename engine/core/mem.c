@@ -267,12 +267,13 @@ void ctx_poll(gdl_ctx *ctx)
  * is sized so that looks come about every POLL_SECONDS: doubled while a
  * run takes under a quarter of that, scaled down at once when one takes
  * over twice as long (the steps grew costly: a join that makes new terms
- * in a table of millions, a larger network).  At most POLL_MAX steps, so
- * that a run sized on cheap steps is short on costly ones too: a clock
- * read (25 to 250 ns) every 4096 steps costs under 1% of the cheapest
- * joins, and one every millisecond nothing. */
+ * in a table of millions, a larger network).  At most POLL_MAX steps, as
+ * many as POLL counted before it was sized (so no more clock reads, 25 to
+ * 250 ns each, than then), so that a run sized on cheap steps is not
+ * long on costly ones either.  A loop whose steps differ much counts
+ * them by their work (POLL_N). */
 #define POLL_SECONDS 0.001
-#define POLL_MAX 4096
+#define POLL_MAX 1024
 void ctx_poll_tick(gdl_ctx *ctx)
 {
   double t = ctx_clock(), dt = t - ctx->poll_t;

@@ -450,6 +450,7 @@ static void sort_outs(gdl_ctx *ctx, out_t *v, uint32_t n, int by_id)
   uint32_t i, j;
   for (i = 1; i < n; i++) {
     out_t x = v[i];
+    POLL(ctx);                 /* quadratic: 0.28 s on pancakes88's moves */
     for (j = i; j > 0 && (by_id ? v[j - 1].term > x.term
                                 : cmp_out_term(ctx, &v[j - 1], &x) > 0); j--)
       v[j] = v[j - 1];

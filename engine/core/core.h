@@ -191,6 +191,8 @@ typedef struct {
   gdl_term keypat;       /* the part of the atom whose value is known */
   uint32_t cols;         /* or, for an index on several arguments, which
                             (rel_t.idx[key].cols) */
+  uint32_t fkey;         /* or, for an index on an argument's functor,
+                            the key (eval_functor_key) */
 } step_t;
 
 typedef struct {
@@ -209,17 +211,21 @@ typedef struct {
   const gdl_node *hsrc;  /* its head */
   uint32_t scc;
   plan_t full;           /* the join order for a whole evaluation */
-  plan_t *delta;         /* per body literal in the same SCC: join order
-                            with that literal first (semi-naive), else n=0 */
+  plan_t *delta;         /* per positive body literal: the join order with
+                            it first, over its new facts (semi-naive); made
+                            for those in the same SCC, for the others when
+                            eval_phase_since needs them; else n = 0 */
   plan_t lazy;           /* lazy relations: the join order with the
                             head's key arguments (rel_t.lazykey) known */
 } rule_t;
 
 enum { P_STATIC, P_STATE, P_MOVE };
 
+#define IDX_FUNCTOR (-2)
 typedef struct {
   int16_t arg, sub;      /* indexed on argument arg, or on argument sub of
-                            argument arg when sub >= 0 */
+                            argument arg when sub >= 0, or on the functor
+                            of argument arg when sub is IDX_FUNCTOR */
   uint32_t cols;         /* or, when not 0, on the arguments of these bits
                             together (a hash of their values) */
   uint32_t *head;        /* map slot -> key term; 0 empty (NULL: not built) */
@@ -287,6 +293,11 @@ typedef struct {
 
 /* Evaluates every stratum of a phase, in order. */
 void eval_phase(gdl_ctx *ctx, int phase);
+/* The same over a database that has only grown since each relation r had
+ * since[r] facts, every one of which the phase's rules have seen (the
+ * relaxed rounds of network/ground.c): only joins that use a newer fact
+ * run.  since = NULL: eval_phase. */
+void eval_phase_since(gdl_ctx *ctx, int phase, const uint32_t *since);
 /* Empties the relations of a phase (and of the later phases). */
 void eval_clear(gdl_ctx *ctx, int phase);
 /* Empties one relation. */
@@ -320,6 +331,15 @@ void eval_reserve(gdl_ctx *ctx, uint32_t nvars);
  * not static, knowing the sizes of the static relations); the first time,
  * chooses the lazy relations. */
 void eval_plan(gdl_ctx *ctx, int again);
+/* The join order of rule r with body literal lit first, over the facts
+ * new since a count (r->delta[lit]; made where needed, see
+ * eval_phase_since). */
+void eval_plan_delta(gdl_ctx *ctx, rule_t *r, uint32_t lit);
+/* The key of a term's functor in an index on it (IDX_FUNCTOR). */
+static inline uint32_t eval_functor_key(const term_t *t)
+{
+  return ((t->sym << 5) | (t->arity & 31)) + 1;
+}
 
 /* ---- the roles (compile.c) -------------------------------------------- */
 
@@ -447,6 +467,9 @@ struct gdl_ctx {
   size_t nfacts, fact_limit;   /* facts held now, and the limit */
   int statics_done;            /* static relations are evaluated */
   int relaxed;                 /* `not` of a non-static relation holds */
+  int plan_ground;             /* join orders for grounding: `true`
+                                  indexed by its fluents' functors too
+                                  (eval_plan.c, pick_key) */
   int nlazy;                   /* lazy relations (none: all materialised) */
   uint8_t *lazyval;            /* per atom of a lazy relation: 1 holds, 2 not */
   uint32_t *lazyans;           /* per key term of a lazy relation: offset of

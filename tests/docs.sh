@@ -68,8 +68,9 @@
 # numbers stays as it is; the rest is the new output.  Where the document
 # trims with "...", the lines before the first "..." are the output's
 # first lines, those after the last its last lines, and those between are
-# found again in the output (by their first line when they changed), or
-# left as they were with a warning.  Read the diff before committing it.
+# as many lines of the output, from where most of them are found again
+# (all, where they are unchanged); where none is, they are left as they
+# were, with a warning.  Read the diff before committing it.
 #
 #   tests/docs.sh --self-test
 #
@@ -288,6 +289,18 @@ function find(s, e, g0, g1,   j, i, ok) {
   }
   return 0
 }
+# where the part of W (lines s..e) stands in G from g0 to g1: the place
+# where most of its lines are found again (the first of the best), or 0
+# where none is
+function align(s, e, g0, g1,   j, i, n, best, bestn) {
+  best = 0; bestn = 0
+  for (j = g0; j <= g1; j++) {
+    n = 0
+    for (i = 0; i <= e - s && j + i <= g1; i++) if (same(W[s + i], G[j + i])) n++
+    if (n > bestn) { bestn = n; best = j }
+  }
+  return best
+}
 function keep(p, a) { return same(p, a) ? rtrim(p) : rtrim(a) }
 BEGIN {
   nre = 0
@@ -338,10 +351,8 @@ END {
   for (k = 2; k < np; k++) {
     print "..."
     if (E[k] < S[k]) continue
-    j = find(S[k], E[k], at, lim)
-    if (!j)                  # by its first line
-      for (j = at; j <= lim; j++) if (same(W[S[k]], G[j])) break
-    if (j && j <= lim) {
+    j = align(S[k], E[k], at, lim)
+    if (j) {
       for (i = 0; i <= E[k] - S[k] && j + i <= lim; i++) print keep(W[S[k] + i], G[j + i])
       at = j + i
     } else {

@@ -33,9 +33,9 @@
 # where the text says so.  Exit statuses are not compared: a document
 # shows one with `; echo "exit $?"`.
 #
-# Masks: numbers that differ from one machine or run to the next, each
-# replaced by "#" where it stands after a match of one of these extended
-# regular expressions (awk's), which find the number and what follows it:
+# Masks: numbers that differ from one machine or run to the next.  Where
+# one of these extended regular expressions (awk's) matches, the number
+# it starts with (the JSON: the number after the key) becomes "#":
 #   [0-9]+\.[0-9]+ (s|ms|µs)([^A-Za-z]|$)        times: 0.092 s, 1.5 ms
 #   [0-9]+(\.[0-9]+)? (B|kB|KB|MB|GB|KiB|MiB|GiB)([^A-Za-z]|$)
 #                                                memory: 0.8 MB peak

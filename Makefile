@@ -166,7 +166,11 @@ check-web: web all
 
 # ---- tests ---------------------------------------------------------------
 # One Check runner with a suite per module (tests/check_*.c), then the
-# module map held to the objects (tests/layers.sh), the golden error texts, gdl fmt on every file (tests/fmt.sh), KIF -> infix
+# module map held to the objects (tests/layers.sh), the golden error texts,
+# the examples of README.md, doc/tutorial.md and doc/classroom.md run and
+# their output held to the documents' (tests/docs.sh; make check-docs
+# alone, tests/docs.sh --bless to write the documents anew), gdl fmt on
+# every file (tests/fmt.sh), KIF -> infix
 # -> KIF on every file (tests/roundtrip.sh), gdl-mpi beside one-process
 # bfs (tests/mpi.sh: skipped without mpirun and mpicc) and the
 # differential playouts against SWI-Prolog on a
@@ -205,6 +209,8 @@ check: all $(B)/check_gdl $(B)/web.o
 	$(B)/check_gdl
 	tests/layers.sh $(B)
 	tests/golden.sh
+	tests/docs.sh --self-test
+	tests/docs.sh
 	tests/play_tmux.sh
 	tests/fmt.sh -j 2
 	tests/roundtrip.sh -j 2
@@ -212,6 +218,11 @@ check: all $(B)/check_gdl $(B)/web.o
 	tests/search.sh -j 2 puzzles/*.kif puzzles/*.hrf tests/stubborn/*.kif tests/counter/*.kif tests/budget/*.kif $(addprefix $(CORPUS)/single/,$(SEARCH_GAMES))
 	tests/engines.sh -j 2 -k 2 -m 60 $(CORPUS)/single/*.kif $(CORPUS)/multi/*.kif $(CORPUS)/conformance/*.kif
 	tests/differential.sh -j 2 -k 2 -m 60 $(CORPUS)/single/*.kif $(CORPUS)/multi/*.kif $(CORPUS)/conformance/*.kif
+
+# The documents' examples alone (a few seconds; make check runs them too).
+check-docs: all
+	tests/docs.sh --self-test
+	tests/docs.sh
 
 # The long differential run: 20 playouts of up to 200 steps per game, an
 # hour per game and engine (chess, interpreted, takes about 15 minutes).
@@ -350,4 +361,4 @@ install: all
 clean:
 	rm -rf build
 
-.PHONY: all check check-mpi mpi conformance corpus-solve bench asan tsan fuzz fuzz-build fuzz-smoke fuzz-regress install clean doc web check-web
+.PHONY: all check check-docs check-mpi mpi conformance corpus-solve bench asan tsan fuzz fuzz-build fuzz-smoke fuzz-regress install clean doc web check-web

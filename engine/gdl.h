@@ -373,6 +373,16 @@ typedef struct {
 
 typedef enum { GDL_SOLVED, GDL_UNSOLVABLE, GDL_LIMIT } gdl_solve_status;
 
+/* One search of a solve and its counts: auto runs several (its turns),
+ * and the rounds that make a plan shorter are one more. */
+typedef struct {
+  const char *name;        /* the algorithm's name (gdl_algorithm_name), or
+                              "shorten": the rounds that made the plan
+                              shorter (opts.shorten) */
+  uint64_t expanded, generated;
+} gdl_search_count;
+#define GDL_MAX_SEARCHES 8 /* auto's seven turns and "shorten" */
+
 typedef struct {
   gdl_solve_status status;
   gdl_term *plan;          /* length steps of gdl_role_count() moves each */
@@ -404,6 +414,17 @@ typedef struct {
                               proven the best reachable (a step counter
                               that can end the game was left out) */
   unsigned threads;        /* threads the search ran on */
+  const char *dead_start;  /* unsolvable, proven before any state was
+                              expanded: the analysis that found the start
+                              a dead end ("h_max": the relaxed game cannot
+                              reach goal 100; "groups": a group of fluents
+                              cannot reach its goal value; "latches"; or
+                              "budget": the moves left cannot last as
+                              long as the step counter demands); NULL
+                              otherwise */
+  unsigned nsearches;      /* the searches run, in order, whose counts
+                              expanded and generated are the sums */
+  gdl_search_count searches[GDL_MAX_SEARCHES];
 } gdl_solve_result;
 
 /* Searches for a plan from the initial state (or opts->start) to a
@@ -434,8 +455,11 @@ void gdl_json_escape(const char *s, size_t n,
  * "depth", "seconds", "peak_memory_bytes", "bytes_per_state",
  * "algorithm" (found_by), "optimal", "pruned", "estimate", "latches",
  * "stubborn", "budget", "groups", "counter", "goal_bound",
- * "shortened_from", "threads", and at a limit "limit" (why)}, in this
- * order.  *text ends in the object's closing '}' (no newline), so that a
+ * "shortened_from", "threads", "dead_start" (null when none), "searches"
+ * (an object per search run: {"search" (its name), "states_expanded",
+ * "states_generated"}, named unlike the keys above, so that a script
+ * that finds "expanded" by its quoted name finds the sum), and at a
+ * limit "limit" (why)}, in this order.  *text ends in the object's closing '}' (no newline), so that a
  * caller may put members of its own before it; *len (when not NULL) gets
  * its length.  The context owns the text; it stays valid until the next
  * gdl_solve_json() or gdl_free().  GDL_ELIMIT when memory runs out. */

@@ -16,13 +16,14 @@
 static const cli_command commands[] = {
   { "check", cmd_check, CLI_OPTS_ALL, CLI_READS_ONLY, NULL,
     "FILE...               check a description; print warnings and errors",
-    "usage: gdl check FILE... [--clean]\n"
+    "usage: gdl check FILE... [--clean] [--quiet]\n"
     "Checks a GDL description: syntax, keywords, arities, safety of rules,\n"
     "stratified negation, the recursion restriction, and that a game defines\n"
     "role, legal, goal and terminal.  Prints nothing and exits 0 when clean;\n"
     "prints warnings and exits 0 when there are only warnings; prints errors\n"
     "(FILE:LINE:COL, the line and a caret) and exits 2 otherwise.\n"
-    "  --clean    read (not (distinct A B)) as A = B, as ggp-base does\n" },
+    "  --clean    read (not (distinct A B)) as A = B, as ggp-base does\n"
+    "  --quiet    no note that a plain rule base is not a game\n" },
   { "solve", cmd_solve, CLI_OPTS_ALL, 0, NULL,
     "FILE... [options]     find a plan (shortest with bfs and iddfs)",
     "usage: gdl solve FILE... [--algorithm A] [--max-states N]\n"
@@ -32,7 +33,10 @@ static const cli_command commands[] = {
     "                 [--shorten | --no-shorten] [--quiet]\n"
     "Finds a sequence of moves from the initial state to a terminal state\n"
     "where the goal is 100.  Prints the plan, one move per line, then a\n"
-    "summary that says whether it is proven shortest.  Algorithms:\n"
+    "summary: whether the plan is proven shortest, the search that found\n"
+    "it or proved that none exists, and the states it expanded and\n"
+    "generated (summed, and each search's listed, where several ran).\n"
+    "Algorithms:\n"
     "  auto     (the default) astar, bfs, dfs, gbfs, each with a share of\n"
     "           the time: the first plan found, made shorter if it can be\n"
     "  astar    A* on estimates read off the rules: shortest\n"
@@ -56,6 +60,8 @@ static const cli_command commands[] = {
     "--threads N: bfs searches on N threads (default: one per core), and\n"
     "astar, gbfs and pruning estimate on them; the same plan and counts\n"
     "as on one.\n"
+    "--quiet: no progress line (shown on standard error while it is a\n"
+    "terminal); the plan and the summary are printed as without it.\n"
     "Exit 0 solved, 1 no plan exists (the best goal reachable is reported),\n"
     "3 a limit or Ctrl-C stopped the search.\n" },
   { "legal", cmd_legal, CLI_OPTS_ALL, 0, NULL,

@@ -84,6 +84,51 @@ void diag_add(gdl_ctx *ctx, int sev, uint32_t file, uint32_t start,
     ctx->nwarnings++;
 }
 
+/* A diagnostic and the notes after it, to be sorted as one. */
+typedef struct {
+  uint32_t file, start, first, n;
+} diag_group;
+
+static int group_order(const void *x, const void *y)
+{
+  const diag_group *a = x, *b = y;
+  if (a->file != b->file)
+    return a->file < b->file ? -1 : 1;
+  if (a->start != b->start)
+    return a->start < b->start ? -1 : 1;
+  return a->first < b->first ? -1 : 1;
+}
+
+void diag_sort(gdl_ctx *ctx, uint32_t from)
+{
+  diag_group *g;
+  diag_t *d;
+  uint32_t i, n = 0, k = 0;
+  if (ctx->ndiags <= from + 1 || ctx->nerrors > MAX_ERRORS)
+    return;
+  g = ctx_alloc(ctx, (ctx->ndiags - from) * sizeof *g);
+  for (i = from; i < ctx->ndiags; i++) {
+    if (ctx->diags[i].sev == SEV_NOTE && n > 0) {
+      g[n - 1].n++;
+      continue;
+    }
+    g[n].file = ctx->diags[i].file;
+    g[n].start = ctx->diags[i].start;
+    g[n].first = i;
+    g[n].n = 1;
+    n++;
+  }
+  qsort(g, n, sizeof *g, group_order);
+  d = ctx_alloc(ctx, (ctx->ndiags - from) * sizeof *d);
+  for (i = 0; i < n; i++) {
+    memcpy(d + k, ctx->diags + g[i].first, g[i].n * sizeof *d);
+    k += g[i].n;
+  }
+  memcpy(ctx->diags + from, d, k * sizeof *d);
+  ctx_free(ctx, d);
+  ctx_free(ctx, g);
+}
+
 void diag_where(const gdl_ctx *ctx, uint32_t file, uint32_t off,
                 uint32_t *line, uint32_t *col)
 {

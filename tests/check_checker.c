@@ -658,6 +658,41 @@ START_TEST(test_typo_near)
 }
 END_TEST
 
+/* A generated description with thousands of names read and never defined
+ * and thousands defined and never read: past the budget of comparisons,
+ * each undefined name is reported without a suggestion (rel300x would be
+ * named for rez300), and quickly. */
+START_TEST(test_typo_budget)
+{
+  size_t cap = 1u << 20, len = 0;
+  char *text = malloc(cap);
+  int i;
+  gdl_status st;
+  gdl_ctx *ctx;
+  len += (size_t)snprintf(text + len, cap - len, "%s", GAME);
+  for (i = 0; i < 17000; i++)
+    len += (size_t)snprintf(text + len, cap - len, "(rel%dx a)\n", i);
+  for (i = 0; i < 1000; i++)
+    len += (size_t)snprintf(text + len, cap - len,
+                            "(<= (goal r %d) (rez%d a))\n", i, i);
+  ctx = tu_load_text(&st, 0, text);
+  ck_assert_int_eq(st, GDL_OK);
+  ck_assert_uint_eq(gdl_warning_count(ctx), 1000);
+  ck_assert_ptr_null(strstr(gdl_diagnostics(ctx), "did you mean"));
+  gdl_free(ctx);
+  /* under the budget, the same names are suggested */
+  len = (size_t)snprintf(text, cap, "%s(rel300x a)\n(<= (goal r 1) "
+                         "(rez300 a))\n", GAME);
+  ctx = tu_load_text(&st, 0, text);
+  ck_assert_int_eq(st, GDL_OK);
+  ck_assert_ptr_nonnull(strstr(gdl_diagnostics(ctx), "'rez300' is used but "
+                               "never defined, so it is always false; did "
+                               "you mean 'rel300x'?"));
+  gdl_free(ctx);
+  free(text);
+}
+END_TEST
+
 /* ---- a library's names are not slips of the game ---------------------- */
 
 /* The library defines blocker, which the game does not read and whose
@@ -905,6 +940,7 @@ Suite *checker_suite(void)
                       sizeof distances / sizeof *distances);
   tcase_add_loop_test(tc, test_typo_near, 0, sizeof nears / sizeof *nears);
   tcase_add_test(tc, test_library_exempt);
+  tcase_add_test(tc, test_typo_budget);
   suite_add_tcase(s, tc);
   return s;
 }

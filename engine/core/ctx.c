@@ -270,14 +270,38 @@ static void format_diag(gdl_ctx *ctx, strbuf_t *b, const diag_t *d,
   sb_putc(ctx, b, '\n');
 }
 
+/* A note may point back to an earlier place (where the name meant is
+ * defined) and the next diagnostic on again: a few walks, each going
+ * forward, the one nearest behind a place taking it (else the one used
+ * least lately starting again), keep that from reading the file afresh
+ * for each note. */
+#define WALKS 4
+
 static void format_all(gdl_ctx *ctx)
 {
-  where_t w = { UINT32_MAX, 0, 1, 1, 0, UINT32_MAX };
-  uint32_t i;
+  where_t w[WALKS];
+  uint32_t i, k, used[WALKS] = { 0 };
+  for (k = 0; k < WALKS; k++) {
+    where_t start = { UINT32_MAX, 0, 1, 1, 0, UINT32_MAX };
+    w[k] = start;
+  }
   ctx->diagtext.n = 0;
   sb_puts(ctx, &ctx->diagtext, "", 0);
-  for (i = 0; i < ctx->ndiags; i++)
-    format_diag(ctx, &ctx->diagtext, &ctx->diags[i], &w);
+  for (i = 0; i < ctx->ndiags; i++) {
+    const diag_t *d = &ctx->diags[i];
+    uint32_t best = WALKS, old = 0;
+    for (k = 0; k < WALKS; k++) {
+      if (w[k].file == d->file && w[k].off <= d->start &&
+          (best == WALKS || w[k].off > w[best].off))
+        best = k;
+      if (used[k] < used[old])
+        old = k;
+    }
+    if (best == WALKS)
+      best = old;
+    used[best] = i + 1;
+    format_diag(ctx, &ctx->diagtext, d, &w[best]);
+  }
 }
 
 const char *gdl_diagnostics(const gdl_ctx *cctx)

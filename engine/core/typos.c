@@ -31,24 +31,30 @@
 
 /* Names longer than this are not compared. */
 #define TYPO_MAX 64
+/* The most pairs of relation names compared (names never defined or
+ * never read, times the names they may have meant): about a second at
+ * worst, and thousands of times what a written game needs. */
+#define TYPO_BUDGET (16u << 20)
 
 /* ---- distance --------------------------------------------------------- */
 
 /* The optimal string alignment distance between a and b (bytes, case
- * matters), or UINT32_MAX when either is longer than 64 bytes. */
-uint32_t typo_distance(const char *a, size_t na, const char *b, size_t nb)
+ * matters), or a number above max as soon as it must be above max; the
+ * names are at most 64 bytes.  A row's least value is at least the
+ * lesser of the row before's and 1 + the one before that's (a swap
+ * reaches two rows back), so once both are past max, all is. */
+static uint32_t osa(const char *a, size_t na, const char *b, size_t nb,
+                    uint32_t max)
 {
-  uint32_t row[3][TYPO_MAX + 1], *pp, *p, *c;
+  uint32_t row[3][TYPO_MAX + 1], *pp, *p, *c, least, pleast = 0;
   size_t i, j;
-  if (na > TYPO_MAX || nb > TYPO_MAX)
-    return UINT32_MAX;
   for (j = 0; j <= nb; j++)
     row[1][j] = (uint32_t)j;
   pp = row[0];            /* row i - 2 */
   p = row[1];             /* row i - 1 */
   c = row[2];             /* row i */
   for (i = 1; i <= na; i++) {
-    c[0] = (uint32_t)i;
+    c[0] = least = (uint32_t)i;
     for (j = 1; j <= nb; j++) {
       uint32_t cost = a[i - 1] != b[j - 1], v = p[j - 1] + cost;
       if (p[j] + 1 < v)
@@ -59,7 +65,12 @@ uint32_t typo_distance(const char *a, size_t na, const char *b, size_t nb)
           pp[j - 2] + 1 < v)
         v = pp[j - 2] + 1;
       c[j] = v;
+      if (v < least)
+        least = v;
     }
+    if (least > max && pleast >= max)
+      return max + 1;
+    pleast = least;
     {
       uint32_t *t = pp;
       pp = p;
@@ -68,6 +79,15 @@ uint32_t typo_distance(const char *a, size_t na, const char *b, size_t nb)
     }
   }
   return p[nb];
+}
+
+/* The optimal string alignment distance between a and b (bytes, case
+ * matters), or UINT32_MAX when either is longer than 64 bytes. */
+uint32_t typo_distance(const char *a, size_t na, const char *b, size_t nb)
+{
+  if (na > TYPO_MAX || nb > TYPO_MAX)
+    return UINT32_MAX;
+  return osa(a, na, b, nb, UINT32_MAX - 1);
 }
 
 /* Whether a and b are the same once their digits are left out. */
@@ -122,7 +142,9 @@ uint32_t typo_near(const char *a, size_t na, const char *b, size_t nb)
     return 0;
   if (same_but_digits(a, na, b, nb))
     return 0;
-  d = typo_distance(a, na, b, nb);
+  if (na > TYPO_MAX || nb > TYPO_MAX)
+    return 0;
+  d = osa(a, na, b, nb, 2);
   if (d == 1 && (m >= 3 || doubled(a, na, b, nb)))
     return 1;
   if (d == 2 && m >= 6)
@@ -201,23 +223,62 @@ static void slip_add(gdl_ctx *ctx, slips_t *s, int kind, uint32_t sym,
   }
 }
 
-/* The name among the candidates nearest to sym, or 0: the least
- * distance, then a keyword, then the name interned first.  want: 1 for
- * the names defined, 2 for those read. */
-static uint32_t meant_relation(gdl_ctx *ctx, const relseen_t *seen,
-                               uint32_t nseen, uint32_t sym, int want)
+/* A name a slip may have meant, with what makes most comparisons cheap
+ * to refuse: its length and the characters it holds, as bits. */
+typedef struct {
+  uint32_t sym, len;
+  uint64_t chars;
+} cand_t;
+
+typedef struct {
+  cand_t *v;
+  uint32_t n, cap;
+} cands_t;
+
+/* The characters of a name as bits (case folded for a keyword).  One
+ * edit changes at most two bits (a swap none), so two names whose bits
+ * differ in more than twice the distance wanted are not compared. */
+static uint64_t char_bits(const char *a, size_t n, int fold)
 {
-  const char *a = sym_text(ctx, sym);
-  size_t na = sym_len(ctx, sym);
-  uint32_t c, best = 0, bestd = UINT32_MAX;
+  uint64_t m = 0;
+  size_t i;
+  for (i = 0; i < n; i++) {
+    unsigned char c = (unsigned char)a[i];
+    if (fold && c >= 'A' && c <= 'Z')
+      c = (unsigned char)(c + 32);
+    m |= (uint64_t)1 << (c % 64);
+  }
+  return m;
+}
+
+static int bits_count(uint64_t m)
+{
+  int n = 0;
+  for (; m; m &= m - 1)
+    n++;
+  return n;
+}
+
+static void cand_add(gdl_ctx *ctx, cands_t *c, uint32_t sym)
+{
+  cand_t *p;
+  GROW(ctx, c->v, c->cap, c->n);
+  p = &c->v[c->n++];
+  p->sym = sym;
+  p->len = sym_len(ctx, sym);
+  p->chars = char_bits(sym_text(ctx, sym), p->len, 0);
+}
+
+/* The candidates, in the order of their symbols (keywords first): for a
+ * name read (want 1), the names defined, and true, does and distinct,
+ * always there to read; for a name defined (want 2), the names read,
+ * and the keywords, which the game reads. */
+static void cands_make(gdl_ctx *ctx, const relseen_t *seen, uint32_t nseen,
+                       int want, cands_t *out)
+{
+  uint32_t c;
   for (c = 1; c < nseen; c++) {
-    uint32_t d;
-    size_t nc;
-    if (c == sym)
-      continue;
     if (c < S_NKEYWORDS) {
-      /* reads: true, does and distinct are always there to read;
-       * definitions: the keywords a game defines are read by the game */
       if (!meant_keyword(c) ||
           (want == 1 && !seen[c].def && c != S_TRUE && c != S_DOES &&
            c != S_DISTINCT))
@@ -225,12 +286,33 @@ static uint32_t meant_relation(gdl_ctx *ctx, const relseen_t *seen,
     } else if (want == 1 ? !seen[c].def : !seen[c].read) {
       continue;
     }
-    nc = sym_len(ctx, c);
-    d = c < S_NKEYWORDS ? near_keyword(a, na, sym_text(ctx, c), nc)
-                        : typo_near(a, na, sym_text(ctx, c), nc);
+    cand_add(ctx, out, c);
+  }
+}
+
+/* The candidate nearest to sym, or 0: the least distance, then a
+ * keyword, then the name interned first. */
+static uint32_t meant_relation(gdl_ctx *ctx, const cands_t *cands,
+                               uint32_t sym)
+{
+  const char *a = sym_text(ctx, sym);
+  size_t na = sym_len(ctx, sym);
+  uint64_t bits = char_bits(a, na, 0), folded = char_bits(a, na, 1);
+  uint32_t i, best = 0, bestd = 3;
+  for (i = 0; i < cands->n; i++) {
+    const cand_t *c = &cands->v[i];
+    int kw = c->sym < S_NKEYWORDS;
+    uint32_t d;
+    if (c->sym == sym || na + 2 < c->len || c->len + 2 < na ||
+        bits_count((kw ? folded : bits) ^ c->chars) > 2 * (int)(bestd - 1))
+      continue;
+    d = kw ? near_keyword(a, na, sym_text(ctx, c->sym), c->len)
+           : typo_near(a, na, sym_text(ctx, c->sym), c->len);
     if (d && d < bestd) {
-      best = c;
+      best = c->sym;
       bestd = d;
+      if (d == 1)
+        break;           /* none nearer, and the rest come later */
     }
   }
   return best;
@@ -240,26 +322,41 @@ static void find_relation_slips(gdl_ctx *ctx, const relseen_t *seen,
                                 uint32_t nseen, slips_t *out)
 {
   uint8_t *named = ctx_alloc(ctx, nseen + 1);
+  cands_t defined = { NULL, 0, 0 }, read = { NULL, 0, 0 };
+  uint64_t nundef = 0, nunread = 0;
   uint32_t s;
+  int search;
+  for (s = S_NKEYWORDS; s < nseen; s++) {
+    nundef += seen[s].read_own && !seen[s].def;
+    nunread += seen[s].def_own && !seen[s].read;
+  }
+  cands_make(ctx, seen, nseen, 1, &defined);
+  if (ctx->game_words)
+    cands_make(ctx, seen, nseen, 2, &read);
+  /* a description with so many names that comparing them would take
+   * long (a generated one) gets no suggestions */
+  search = nundef * defined.n + nunread * read.n <= TYPO_BUDGET;
   /* read, never defined: always false */
   for (s = S_NKEYWORDS; s < nseen; s++) {
     uint32_t c;
     if (!seen[s].read_own || seen[s].def)
       continue;
-    c = meant_relation(ctx, seen, nseen, s, 1);
+    c = search ? meant_relation(ctx, &defined, s) : 0;
     named[c] = 1;
     slip_add(ctx, out, K_UNDEFINED, s, c, seen[s].read_own, seen);
   }
   /* in a game, defined and never read, near a name that is: a rule base
    * is there to be asked, so what it defines needs no reader */
-  for (s = S_NKEYWORDS; ctx->game_words && s < nseen; s++) {
+  for (s = S_NKEYWORDS; search && ctx->game_words && s < nseen; s++) {
     uint32_t c;
     if (!seen[s].def_own || seen[s].read || named[s])
       continue;
-    c = meant_relation(ctx, seen, nseen, s, 2);
+    c = meant_relation(ctx, &read, s);
     if (c)
       slip_add(ctx, out, K_UNREAD, s, c, name_at(seen[s].def_own), seen);
   }
+  ctx_free(ctx, defined.v);
+  ctx_free(ctx, read.v);
   ctx_free(ctx, named);
 }
 

@@ -404,6 +404,42 @@ START_TEST(test_check_warnings)
 }
 END_TEST
 
+/* --strict: a warning makes the exit status 2, as an error does; a clean
+ * description still exits 0. */
+START_TEST(test_check_strict)
+{
+  char *out, *err;
+  ck_assert_int_eq(tu_gdl_run(&out, &err, "check --strict %s",
+                   tu_corpus("conformance/test_case_1a.kif")), 2);
+  ck_assert_str_eq(out, "");
+  ck_assert_has(err, "test_case_1a.kif:16:1: warning: ");
+  ck_assert_has(err, "gdl: error: 1 warning, and --strict makes warnings "
+                "errors\n");
+  free(out);
+  free(err);
+  ck_assert_int_eq(tu_gdl_run(&out, &err, "check --strict "
+                   "tests/golden/typo-init.kif"), 2);
+  ck_assert_has(err, "did you mean the keyword 'init'?");
+  free(out);
+  free(err);
+  ck_assert_int_eq(tu_gdl_run(&out, &err, "check "
+                   "tests/golden/typo-init.kif"), 0);
+  free(out);
+  free(err);
+  ck_assert_int_eq(tu_gdl_run(&out, &err, "check --strict "
+                   "puzzles/hanoi5.kif"), 0);
+  ck_assert_str_eq(err, "");
+  free(out);
+  free(err);
+  /* any command that reads a description */
+  ck_assert_int_eq(tu_gdl_run(&out, &err, "legal --strict "
+                   "tests/golden/typo-init.kif"), 2);
+  ck_assert_str_eq(out, "");
+  free(out);
+  free(err);
+}
+END_TEST
+
 START_TEST(test_check_errors)
 {
   char *out, *err;
@@ -1345,6 +1381,7 @@ Suite *cli_suite(void)
   tc = tcase_create("check");
   tcase_add_loop_test(tc, test_check_clean, 0, N(puzzle_files));
   tcase_add_test(tc, test_check_warnings);
+  tcase_add_test(tc, test_check_strict);
   tcase_add_test(tc, test_check_errors);
   tcase_add_test(tc, test_check_rule_base);
   tcase_add_test(tc, test_check_clean_flag);

@@ -16,13 +16,18 @@
 static const cli_command commands[] = {
   { "check", cmd_check, CLI_OPTS_ALL, CLI_READS_ONLY, NULL,
     "FILE...               check a description; print warnings and errors",
-    "usage: gdl check FILE... [--clean] [--quiet]\n"
+    "usage: gdl check FILE... [--clean] [--strict] [--quiet]\n"
     "Checks a GDL description: syntax, keywords, arities, safety of rules,\n"
     "stratified negation, the recursion restriction, and that a game defines\n"
-    "role, legal, goal and terminal.  Prints nothing and exits 0 when clean;\n"
+    "role, legal, goal and terminal.  Warns about likely slips: a relation\n"
+    "read but never defined, or defined but never read when its name is near\n"
+    "a keyword or a relation read ('did you mean'), a variable written once\n"
+    "near another of its rule.  Prints nothing and exits 0 when clean;\n"
     "prints warnings and exits 0 when there are only warnings; prints errors\n"
     "(FILE:LINE:COL, the line and a caret) and exits 2 otherwise.\n"
     "  --clean    read (not (distinct A B)) as A = B, as ggp-base does\n"
+    "  --strict   warnings are errors: exit 2 when there is any (every\n"
+    "             command that reads a description takes it)\n"
     "  --quiet    no note that a plain rule base is not a game\n" },
   { "solve", cmd_solve, CLI_OPTS_ALL, 0, NULL,
     "FILE... [options]     find a plan (shortest with bfs and iddfs)",

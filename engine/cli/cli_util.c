@@ -62,6 +62,12 @@ int load(gdl_ctx *ctx, const opts_t *o)
   }
   if (st != GDL_OK || gdl_error_count(ctx))
     return 2;
+  if (o->strict && gdl_warning_count(ctx)) {
+    size_t n = gdl_warning_count(ctx);
+    fprintf(stderr, "gdl: error: %zu warning%s, and --strict makes "
+            "warnings errors\n", n, n == 1 ? "" : "s");
+    return 2;
+  }
   if (gdl_is_game(ctx)) {
     gdl_engine e = !o->engine || strcmp(o->engine, "auto") == 0
                        ? GDL_ENGINE_AUTO

@@ -100,6 +100,10 @@ typedef struct {
 
 void diag_add(gdl_ctx *ctx, int sev, uint32_t file, uint32_t start,
               uint32_t end, const char *fmt, ...);
+/* The diagnostics from index `from` on in the order of their files and
+ * places, each with the notes after it (left as they are once errors
+ * were dropped for being too many). */
+void diag_sort(gdl_ctx *ctx, uint32_t from);
 /* FILE:LINE:COL for a position (buffer must hold 64 bytes + name). */
 void diag_where(const gdl_ctx *ctx, uint32_t file, uint32_t off,
                 uint32_t *line, uint32_t *col);
@@ -242,12 +246,10 @@ typedef struct {
   uint8_t phase;         /* P_STATIC, P_STATE or P_MOVE */
   uint8_t defined;       /* has a rule or a fact */
   uint8_t bare, parens;  /* seen as `p`, seen as `(p)` (arity 0) */
-  uint8_t used_outside;  /* used in a file not read through #include */
   uint8_t lazy;          /* evaluated on demand, key by key (eval.c) */
   uint8_t *lazykey;      /* lazy: per argument, 1 when every use binds it
                             (the key the answers are looked up by) */
   uint32_t nkey;         /* lazy: key arguments; arity: asked with all known */
-  uint32_t file, start, end;   /* first use, for messages */
   gdl_term *facts;       /* derived facts (atoms), insertion order */
   uint32_t n, cap;
   index_t *idx;          /* indexes the plans use, built when first needed */
@@ -270,6 +272,35 @@ int rel_find(const gdl_ctx *ctx, uint32_t sym, uint32_t arity);
  * rules and relations (GDL_EINPUT with the diagnostics when it has
  * errors); compile.c's gdl_compile makes them ready for evaluation. */
 gdl_status check_program(gdl_ctx *ctx, unsigned flags);
+
+/* ---- likely slips (typos.c) ------------------------------------------- */
+
+/* Where the checker saw a name used as a relation, indexed by symbol (as
+ * many as there were when it began): the atoms as written (a list, or
+ * the symbol of a 0-ary atom). */
+typedef struct {
+  const gdl_node *def;       /* its first fact or rule head */
+  const gdl_node *def_own;   /* the same outside `;#include`d files */
+  const gdl_node *read;      /* its first use in a rule's body */
+  const gdl_node *read_own;  /* the same outside `;#include`d files */
+} relseen_t;
+
+/* The optimal string alignment distance of a and b (insertions,
+ * deletions, substitutions and swaps of neighbours, 1 each), or
+ * UINT32_MAX when either is longer than 64 bytes. */
+uint32_t typo_distance(const char *a, size_t na, const char *b, size_t nb);
+/* That distance when b is a likely spelling meant by a, else 0 (the
+ * policy of doc/dialect.md 3.9). */
+uint32_t typo_near(const char *a, size_t na, const char *b, size_t nb);
+/* The variable of vars (n of them, symbols with their '?') that var was
+ * likely meant to be, or 0. */
+uint32_t typo_var_meant(gdl_ctx *ctx, uint32_t var, const uint32_t *vars,
+                        uint32_t n);
+/* Warnings for a description without errors: names read as relations
+ * that nothing defines, names a game defines that nothing reads near a
+ * name that is read, variables written once near another of their rule;
+ * in the order of the files and places.  For check_program. */
+void typos_report(gdl_ctx *ctx, const relseen_t *seen, uint32_t nseen);
 
 /* ---- evaluation order (strata.c) -------------------------------------- */
 

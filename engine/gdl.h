@@ -185,6 +185,10 @@ const char *gdl_term_str(gdl_ctx *ctx, gdl_term t);
 /* Appends the KIF text of t to buf (size n, always terminated); returns the
  * length the full text needs. */
 size_t gdl_term_write(const gdl_ctx *ctx, gdl_term t, char *buf, size_t n);
+/* Sorts n terms in place by their KIF text (byte order), the order in
+ * which gdl state, trace, explain and graph list facts.  GDL_ELIMIT when
+ * memory runs out. */
+gdl_status gdl_sort_terms(gdl_ctx *ctx, gdl_term *terms, size_t n);
 /* Structural order on terms by symbol text: deterministic across runs. */
 int gdl_term_cmp(const gdl_ctx *ctx, gdl_term a, gdl_term b);
 /* The integer value of a numeric symbol, or -1. */

@@ -171,6 +171,9 @@ void sb_putc(gdl_ctx *ctx, strbuf_t *b, char c);
 void sb_puts(gdl_ctx *ctx, strbuf_t *b, const char *s, size_t n);
 void sb_printf(gdl_ctx *ctx, strbuf_t *b, const char *fmt, ...);
 void sb_term(gdl_ctx *ctx, strbuf_t *b, gdl_term t, const uint32_t *varnames);
+/* Sorts terms in place by their KIF text, byte order: the order gdl lists
+ * facts in for a person (gdl state, trace, explain, graph). */
+void term_sort_text(gdl_ctx *ctx, gdl_term *a, uint32_t n);
 
 /* ---- the program (check.c) -------------------------------------------- */
 

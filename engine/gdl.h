@@ -177,11 +177,22 @@ size_t gdl_ground_size(const gdl_ctx *ctx, size_t *rules, size_t *inputs);
 gdl_status gdl_parse_term(gdl_ctx *ctx, const char *text, int allow_vars,
                           gdl_term *out);
 /* Parses KIF text as a sequence of terms (moves on a command line);
- * `label` names the text in messages.  The array lives in the context. */
+ * `label` names the text in messages.  The array lives in the context.
+ * The names of the text's variables are kept until the next call, so
+ * that gdl_explain() and gdl_term_text() write a question back with the
+ * names it was asked with (equal terms share an id whatever their
+ * variables were called: ask, then explain or write, before parsing
+ * again). */
 gdl_status gdl_parse_terms(gdl_ctx *ctx, const char *label, const char *text,
                            int allow_vars, gdl_term **out, size_t *n);
 /* The term as KIF text with single spaces.  Valid until the next call. */
 const char *gdl_term_str(gdl_ctx *ctx, gdl_term t);
+/* The term as text in `syntax`: KIF, INFIX, or AUTO for the syntax of
+ * the description (of its first file), as gdl query, trace and explain
+ * answer; variables by the names of the text parsed last (see
+ * gdl_parse_terms()).  Valid until the next call of this or
+ * gdl_term_str(). */
+const char *gdl_term_text(gdl_ctx *ctx, gdl_term t, gdl_syntax syntax);
 /* Appends the KIF text of t to buf (size n, always terminated); returns the
  * length the full text needs. */
 size_t gdl_term_write(const gdl_ctx *ctx, gdl_term t, char *buf, size_t n);
@@ -205,6 +216,11 @@ int gdl_role_index(const gdl_ctx *ctx, gdl_term role);
  * the roles there are ("farmer is not a role of this game; its roles:
  * player"); else NULL.  Valid until the next call. */
 const char *gdl_role_note(gdl_ctx *ctx, gdl_term t);
+/* 1 when t is an atom of a relation of the game that depends on the
+ * moves (next, does, and what is derived from them): it holds only once
+ * a move per role is given, so a question about a state alone finds
+ * none (gdl_query()); else 0. */
+int gdl_depends_on_moves(const gdl_ctx *ctx, gdl_term t);
 
 /* The initial state (the init facts) into *out. */
 gdl_status gdl_initial(gdl_ctx *ctx, gdl_state *out);

@@ -72,9 +72,12 @@ static const cli_command commands[] = {
   { "query", cmd_query, CLI_OPTS_ALL, 0, "TERM",
     "FILE... [--moves M] TERM  every instance of TERM that holds",
     "usage: gdl query FILE... [--moves 'M1 M2 ...'] [--json] TERM\n"
-    "Prints every instance of TERM that holds, one per line; variables are\n"
-    "written ?x.  Examples: '(legal ?r ?m)', '(ancestor ?x ?y)'.  Works on\n"
-    "plain rule bases that are not games too.\n" },
+    "Prints every instance of TERM that holds, one per line, sorted, in the\n"
+    "syntax of the description (infix for an infix file; --json in KIF);\n"
+    "variables are written ?x (or X in infix).  Examples: '(legal ?r ?m)',\n"
+    "'(ancestor ?x ?y)'.  Works on plain rule bases that are not games too.\n"
+    "A relation that depends on the moves (next) has no answers here:\n"
+    "gdl explain --does asks it after a move.\n" },
   { "playout", cmd_playout, CLI_OPTS_ALL, 0, NULL,
     "FILE... [--seed S]    random playouts, every step printed",
     "usage: gdl playout FILE... [--seed S] [--playouts K] [--max-steps M]\n"

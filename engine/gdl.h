@@ -283,8 +283,11 @@ gdl_status gdl_query(gdl_ctx *ctx, gdl_term pattern, gdl_answer_fn fn,
  * state is evaluated again from nothing (the static strata too, and with
  * `moves`, one legal move per role, the strata that depend on them: next),
  * and every stratum in evaluation order lists, round by round, each rule
- * (with its FILE:LINE) and each fact it derived, marked `+` when new and
- * `=` when already known.  Works on plain rule bases too (moves NULL).
+ * (with its FILE:LINE) and the facts it derived, sorted by gdl_sort_terms(),
+ * marked `+` when new and `=` when already known.  Without moves, a game's
+ * trace ends by naming the relations left out and how to give a move.
+ * Rules are written in the syntax of their file, facts in that of the
+ * description.  Works on plain rule bases too (moves NULL).
  * Both this and gdl_explain() compute every relation in full, those the
  * evaluator would ask on demand too, and leave them so. */
 gdl_status gdl_trace(gdl_ctx *ctx, const gdl_term *moves, const char **text);
@@ -293,9 +296,15 @@ gdl_status gdl_trace(gdl_ctx *ctx, const gdl_term *moves, const char **text);
  * facts such as next that depend on them): a proof tree in *text, each
  * fact with the rule that derived it (FILE:LINE) and the facts of that
  * rule's body below it; `true` and `does` facts are the leaves.  A fact
- * with variables explains each instance that holds (up to 20).  When it
- * does not hold (*holds = 0), *text says, for each rule whose head
- * matches, how far a search of its body got and which literal fails. */
+ * with variables explains each instance that holds (up to 20, sorted by
+ * gdl_sort_terms()).  When it does not hold (*holds = 0), *text says, for
+ * each rule whose head matches, how far a search of its body got and which
+ * literal fails, and for a failed literal of a relation that rules derive,
+ * the same for its rules, one level down; for a relation that depends on
+ * the moves asked without them, how to give them.  Rules are written in
+ * the syntax of their file with their variables' names, facts in that of
+ * the description, and `fact` with the names it was parsed with (see
+ * gdl_parse_terms()). */
 gdl_status gdl_explain(gdl_ctx *ctx, gdl_term fact, const gdl_term *moves,
                        int *holds, const char **text);
 

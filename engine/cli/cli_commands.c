@@ -83,9 +83,12 @@ static const cli_command commands[] = {
   { "query", cmd_query, CLI_OPTS_ALL, 0, "TERM",
     "FILE... [--moves M] TERM  every instance of TERM that holds",
     "usage: gdl query FILE... [--moves 'M1 M2 ...'] [--json] TERM\n"
-    "Prints every instance of TERM that holds, one per line; variables are\n"
-    "written ?x.  Examples: '(legal ?r ?m)', '(ancestor ?x ?y)'.  Works on\n"
-    "plain rule bases that are not games too.\n" },
+    "Prints every instance of TERM that holds, one per line, sorted, in the\n"
+    "syntax of the description (infix for an infix file; --json in KIF);\n"
+    "variables are written ?x (or X in infix).  Examples: '(legal ?r ?m)',\n"
+    "'(ancestor ?x ?y)'.  Works on plain rule bases that are not games too.\n"
+    "A relation that depends on the moves (next) has no answers here:\n"
+    "gdl explain --does asks it after a move.\n" },
   { "playout", cmd_playout, CLI_OPTS_ALL, 0, NULL,
     "FILE... [--seed S]    random playouts, every step printed",
     "usage: gdl playout FILE... [--seed S] [--playouts K] [--max-steps M]\n"
@@ -129,8 +132,11 @@ static const cli_command commands[] = {
     "each fact with the rule that derived it (FILE:LINE) and the facts of\n"
     "that rule's body indented below it, down to the true facts of the\n"
     "state.  When FACT does not hold, it shows for each rule whose head\n"
-    "matches which literal of its body fails, and what held before it.\n"
-    "FACT may have variables (?x): each instance that holds is explained.\n"
+    "matches which literal of its body fails, and what held before it; a\n"
+    "failed literal that other rules derive gets the same, one level down.\n"
+    "FACT may have variables (?x): each instance that holds is explained,\n"
+    "in sorted order.  Facts, rules and FACT are written in the syntax of\n"
+    "the file (infix for an infix file), with the variables' own names.\n"
     "  --does M   one move per role played in that state, to explain facts\n"
     "             that depend on the moves: (next ...), (does ...)\n"
     "Exit 0 when FACT holds, 1 when it does not.\n" },
@@ -140,9 +146,10 @@ static const cli_command commands[] = {
     "Shows forward chaining on the state reached by the moves, round by\n"
     "round: the strata in the order they are evaluated (static ones first,\n"
     "then those that depend on the state, then with --does those that\n"
-    "depend on the moves), and in each the facts every rule derived, '+'\n"
-    "for a new fact and '=' for one already known.  A recursive stratum\n"
-    "runs in rounds until one adds nothing new (semi-naive evaluation).\n" },
+    "depend on the moves), and in each the facts every rule derived, sorted,\n"
+    "'+' for a new fact and '=' for one already known.  A recursive stratum\n"
+    "runs in rounds until one adds nothing new (semi-naive evaluation).\n"
+    "Rules and facts are written in the syntax of the file.\n" },
   { "graph", cmd_graph, CLI_OPTS_ALL, 0, NULL,
     "FILE... [--plan]      the reachable states as Graphviz DOT",
     "usage: gdl graph FILE... [--max-states N] [--plan] [--moves M]\n"

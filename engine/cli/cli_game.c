@@ -146,6 +146,8 @@ typedef struct {
   size_t count;
 } answers_t;
 
+/* An answer as text: in the description's syntax (infix for an infix
+ * file), but in KIF in JSON, as every JSON gdl writes. */
 static int print_answer(void *arg, gdl_term t)
 {
   answers_t *a = arg;
@@ -153,7 +155,7 @@ static int print_answer(void *arg, gdl_term t)
     printf(a->count ? ", " : "");
     json_str(gdl_term_str(a->ctx, t));
   } else {
-    printf("%s\n", gdl_term_str(a->ctx, t));
+    printf("%s\n", gdl_term_text(a->ctx, t, GDL_SYNTAX_AUTO));
   }
   a->count++;
   return 0;
@@ -188,6 +190,10 @@ int cmd_query(gdl_ctx *ctx, const opts_t *o)
     printf("], \"count\": %zu}\n", a.count);
   if (a.count == 0 && gdl_role_note(ctx, q))
     fprintf(stderr, "gdl: no answers: %s\n", gdl_role_note(ctx, q));
+  else if (a.count == 0 && gdl_depends_on_moves(ctx, q))
+    fprintf(stderr, "gdl: no answers: %s depends on the moves, and query "
+            "asks a state without them: gdl explain --does M asks it after "
+            "a move\n", o->term);
   return 0;
 }
 

@@ -114,22 +114,25 @@ void json_str(const char *s)
   putchar('"');
 }
 
-static int compare_text(const void *a, const void *b)
-{
-  return strcmp(*(char *const *)a, *(char *const *)b);
-}
-
-
-/* Terms as text, sorted by their text (byte order). */
+/* Terms as KIF text, sorted by their text (byte order) by the library's
+ * one sort of facts for a person (gdl_sort_terms), as trace and explain
+ * list them. */
 char **terms_text(gdl_ctx *ctx, const gdl_term *t, size_t n)
 {
   char **v = calloc(n + 1, sizeof *v);
+  gdl_term *s = malloc((n + 1) * sizeof *s);
   size_t i;
-  if (!v)
+  if (!v || !s) {
+    free(v);
+    free(s);
     return NULL;
+  }
+  if (n)
+    memcpy(s, t, n * sizeof *s);
+  gdl_sort_terms(ctx, s, n);
   for (i = 0; i < n; i++)
-    v[i] = strdup(gdl_term_str(ctx, t[i]));
-  qsort(v, n, sizeof *v, compare_text);
+    v[i] = strdup(gdl_term_str(ctx, s[i]));
+  free(s);
   return v;
 }
 

@@ -914,6 +914,12 @@ gdl_status gdl_parse_terms(gdl_ctx *ctx, const char *label, const char *text,
     if (t)
       (*out)[i++] = t;
   }
+  ctx->naskedvars = 0;
+  if (cv.nvars) {
+    GROW(ctx, ctx->askedvars, ctx->askedvarcap, cv.nvars);
+    COPY(ctx->askedvars, cv.vars, cv.nvars * sizeof *ctx->askedvars);
+  }
+  ctx->naskedvars = cv.nvars;
   conv_end(ctx, &cv);
   *n = i;
   UNPROTECT(ctx);

@@ -175,6 +175,9 @@ void sb_putc(gdl_ctx *ctx, strbuf_t *b, char c);
 void sb_puts(gdl_ctx *ctx, strbuf_t *b, const char *s, size_t n);
 void sb_printf(gdl_ctx *ctx, strbuf_t *b, const char *fmt, ...);
 void sb_term(gdl_ctx *ctx, strbuf_t *b, gdl_term t, const uint32_t *varnames);
+/* Sorts terms in place by their KIF text, byte order: the order gdl lists
+ * facts in for a person (gdl state, trace, explain, graph). */
+void term_sort_text(gdl_ctx *ctx, gdl_term *a, uint32_t n);
 
 /* ---- the program (check.c) -------------------------------------------- */
 
@@ -405,6 +408,13 @@ void infix_term(gdl_ctx *ctx, strbuf_t *b, gdl_term t,
 /* A variable's name (?x) for a message about file `file`: as it is for a
  * KIF file, in infix (X) for an infix one.  Valid until the next call. */
 const char *infix_var_shown(gdl_ctx *ctx, uint32_t file, uint32_t sym);
+/* 1 when the description is infix: its first file that is not a term
+ * given alone (gdl_parse_terms) is.  Answers are written in its syntax. */
+int infix_described(const gdl_ctx *ctx);
+/* t in KIF (infix = 0) or infix, its variables by the names they had in
+ * the text gdl_parse_terms read last (?_N or __N when t has more), so
+ * that a question is written back as it was asked. */
+void term_put_asked(gdl_ctx *ctx, strbuf_t *b, gdl_term t, int infix);
 /* Whether terms given on the command line are infix: when the description
  * is infix and the text has neither a '(' that opens a KIF list nor a
  * '?' (outside quotes); else they are KIF. */
@@ -479,6 +489,10 @@ struct gdl_ctx {
   uint32_t termmask;
   uint8_t *present;            /* per term: a fact in the database now */
   strbuf_t termtext;
+  uint32_t *askedvars;         /* the names (?x symbols) of the variables
+                                  of the text gdl_parse_terms read last,
+                                  by index: a question written back */
+  uint32_t naskedvars, askedvarcap;
 
   /* the program */
   int compiled;

@@ -220,8 +220,9 @@ typedef struct {
   plan_t full;           /* the join order for a whole evaluation */
   plan_t *delta;         /* per positive body literal: the join order with
                             it first, over its new facts (semi-naive); made
-                            for those in the same SCC, for the others when
-                            eval_phase_since needs them; else n = 0 */
+                            for those in the same SCC, and for all when
+                            planning for grounding (eval_phase_since reads
+                            them); else n = 0 */
   plan_t lazy;           /* lazy relations: the join order with the
                             head's key arguments (rel_t.lazykey) known */
 } rule_t;
@@ -365,10 +366,6 @@ void eval_reserve(gdl_ctx *ctx, uint32_t nvars);
  * not static, knowing the sizes of the static relations); the first time,
  * chooses the lazy relations. */
 void eval_plan(gdl_ctx *ctx, int again);
-/* The join order of rule r with body literal lit first, over the facts
- * new since a count (r->delta[lit]; made where needed, see
- * eval_phase_since). */
-void eval_plan_delta(gdl_ctx *ctx, rule_t *r, uint32_t lit);
 /* The key of a term's functor in an index on it (IDX_FUNCTOR). */
 static inline uint32_t eval_functor_key(const term_t *t)
 {
@@ -514,7 +511,8 @@ struct gdl_ctx {
   int relaxed;                 /* `not` of a non-static relation holds */
   int plan_ground;             /* join orders for grounding: `true`
                                   indexed by its fluents' functors too
-                                  (eval_plan.c, pick_key) */
+                                  (eval_plan.c, pick_key), and each
+                                  positive literal's semi-naive plan */
   int nlazy;                   /* lazy relations (none: all materialised) */
   uint8_t *lazyval;            /* per atom of a lazy relation: 1 holds, 2 not */
   uint32_t *lazyans;           /* per key term of a lazy relation: offset of

@@ -877,8 +877,7 @@ static void scc_since(gdl_ctx *ctx, const scc_t *s, const uint32_t *since)
       if (l->kind != L_POS || R->phase == P_STATIC ||
           since[l->rel] >= R->n)
         continue;
-      if (!r->delta[j].n)
-        eval_plan_delta(ctx, r, j);
+      gdl_assert(r->delta[j].n);   /* planned for grounding */
       lo = R->dlo;
       hi = R->dhi;
       R->dlo = since[l->rel];

@@ -433,11 +433,6 @@ static void choose_lazy(gdl_ctx *ctx)
     ctx->nlazy += ctx->rels[i].lazy;
 }
 
-void eval_plan_delta(gdl_ctx *ctx, rule_t *r, uint32_t lit)
-{
-  make_plan(ctx, r, (int)lit, &r->delta[lit], NULL);
-}
-
 /* Join orders for every rule (static = 0), or again for the rules that
  * are not static once the static relations are known (static = 1). */
 void eval_plan(gdl_ctx *ctx, int again)
@@ -465,10 +460,10 @@ void eval_plan(gdl_ctx *ctx, int again)
     if (!r->delta)
       r->delta = ctx_arena(ctx, (r->nbody + 1) * sizeof *r->delta);
     for (j = 0; j < r->nbody; j++)
-      if (r->body[j].kind == L_POS && r->body[j].rec)
+      if (r->body[j].kind == L_POS && (r->body[j].rec || ctx->plan_ground))
         make_plan(ctx, r, (int)j, &r->delta[j], NULL);
       else
-        r->delta[j].n = 0;         /* made again when needed */
+        r->delta[j].n = 0;
   }
   eval_reserve(ctx, maxv);
 }

@@ -77,11 +77,14 @@ gdl_run() {
     return
   fi
   [ -n "$g_rate" ] && return   # an earlier run measured it
+  # the error, not a warning before it
+  e=$(grep -m1 -e ': error: ' -e '^gdl: ' "$TMPDIR/err")
+  [ -n "$e" ] || e=$(head -1 "$TMPDIR/err")
   case $rc in
     124|137) g_fail="timeout (> $T s)"; g_out=1 ;;
-    2) g_fail="rejected: $(sed 's/^gdl: [^:]*: //; s/^.*error: //' "$TMPDIR/err" | cell)"; g_rej=1; g_out=1 ;;
-    3) g_fail="limit: $(sed 's/^gdl: //' "$TMPDIR/err" | cell)"; g_out=1 ;;
-    *) g_fail="failed (exit $rc): $(cell < "$TMPDIR/err")" ;;
+    2) g_fail="rejected: $(echo "$e" | sed 's/^gdl: [^:]*: //; s/^.*error: //' | cell)"; g_rej=1; g_out=1 ;;
+    3) g_fail="limit: $(echo "$e" | sed 's/^gdl: //' | cell)"; g_out=1 ;;
+    *) g_fail="failed (exit $rc): $(echo "$e" | cell)" ;;
   esac
 }
 

@@ -235,7 +235,10 @@ doc: all
 
 # Speed beside the SWI-Prolog reference, measured in one run: writes
 # doc/performance.md.  BENCH_SECONDS per run, each figure the best of
-# BENCH_RUNS runs (gdl's and the reference's alternating).
+# BENCH_RUNS runs (gdl's and the reference's alternating).  Its table of
+# every multi-player game and the ten slowest single-player ones beside
+# SWI-Prolog over compiled clauses (tests/bench_corpus.sh) takes some 16
+# minutes of it.
 BENCH_SECONDS ?= 5
 BENCH_RUNS ?= 3
 bench: all

@@ -168,12 +168,11 @@ table() {
   if [ -n "$slower" ]; then
     echo "**Slower in gdl than in SWI-Prolog** (gdl / SWI < 1):"
     echo "$slower"
-    echo
+    [ -z "$nofig" ] || echo
   fi
   if [ -n "$nofig" ]; then
     echo "**No gdl figure where SWI-Prolog gives one:**"
     echo "$nofig"
-    echo
   fi
   return 1
 }
@@ -216,5 +215,6 @@ echo "rewrites this file, and fails when a game is slower in gdl."
 echo
 table "$@"
 rc=$?
+echo
 echo "The whole run took $(( $(date +%s) - start )) s."
 exit $rc

@@ -246,12 +246,27 @@ doc: all
 
 # Speed beside the SWI-Prolog reference, measured in one run: writes
 # doc/performance.md.  BENCH_SECONDS per run, each figure the best of
-# BENCH_RUNS runs (gdl's and the reference's alternating).
+# BENCH_RUNS runs (gdl's and the reference's alternating).  Its table of
+# every multi-player game and the ten slowest single-player ones beside
+# SWI-Prolog over compiled clauses (tests/bench_corpus.sh) takes some 16
+# minutes of it.
 BENCH_SECONDS ?= 5
 BENCH_RUNS ?= 3
 bench: all
 	tests/bench.sh $(BENCH_SECONDS) $(BENCH_RUNS) > doc/performance.md
 	cat doc/performance.md
+
+# Random playouts on every game of the corpus beside SWI-Prolog over the
+# game compiled to clauses (../shared/tools/prolog-baseline/gdlplay.sh):
+# writes doc/corpus-speed.md (the old one stays if interrupted) and fails
+# when a game is slower in gdl.  CORPUS_SECONDS a run, each figure the
+# best of CORPUS_RUNS.  Not part of check: some 20 minutes.
+CORPUS_SECONDS ?= 2
+CORPUS_RUNS ?= 1
+bench-corpus: all
+	GDL_CORPUS=$(CORPUS) tests/bench_corpus.sh $(CORPUS_SECONDS) $(CORPUS_RUNS) > doc/corpus-speed.md.new; \
+	  rc=$$?; mv doc/corpus-speed.md.new doc/corpus-speed.md; \
+	  sed -n '/^[0-9]* games, /,$$p' doc/corpus-speed.md; exit $$rc
 
 # The whole suite under AddressSanitizer and UndefinedBehaviorSanitizer,
 # with the invariants checked (GDL_DEBUG: gdl_assert in core/core.h).
@@ -361,4 +376,4 @@ install: all
 clean:
 	rm -rf build
 
-.PHONY: all check check-docs check-mpi mpi conformance corpus-solve bench asan tsan fuzz fuzz-build fuzz-smoke fuzz-regress install clean doc web check-web
+.PHONY: all check check-docs check-mpi mpi conformance corpus-solve bench bench-corpus asan tsan fuzz fuzz-build fuzz-smoke fuzz-regress install clean doc web check-web

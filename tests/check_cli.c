@@ -1304,6 +1304,10 @@ START_TEST(test_bench)
                    "--seconds 0.1"), 0);
   j = json_object(out);
   ck_assert_has(j, "\"states_per_second\":");
+  ck_assert_has(j, "\"propositions\":");
+  ck_assert_has(j, "\"rules\":");
+  ck_assert_has(j, "\"inputs\":");
+  ck_assert_has(j, "\"engine_note\":\"\"");
   free(j);
   free(out);
   free(err);

@@ -313,6 +313,7 @@ int cmd_bench(gdl_ctx *ctx, const opts_t *o)
   double secs = o->seconds > 0 ? o->seconds : 5, setup, start, el;
   unsigned long long states = 0, playouts = 0;
   bench_clock_t clk = { 0, 0, 0, 0 };
+  size_t props, rules, inputs;
   int rc = load(ctx, o);
   if (rc || (rc = need_game(ctx, o)))
     return rc;
@@ -345,21 +346,25 @@ int cmd_bench(gdl_ctx *ctx, const opts_t *o)
     playouts++;
   }
   el = now() - start;
-  {
-    size_t rules, inputs, props = gdl_ground_size(ctx, &rules, &inputs);
-    if (!o->json && props)
-      printf("%s: ground network: %zu propositions, %zu rules, %zu inputs\n",
-             o->files[0], props, rules, inputs);
-    else if (!o->json && gdl_engine_note(ctx)[0])
-      printf("%s: not grounded: %s\n", o->files[0], gdl_engine_note(ctx));
-  }
-  if (o->json)
+  props = gdl_ground_size(ctx, &rules, &inputs);
+  if (!o->json && props)
+    printf("%s: ground network: %zu propositions, %zu rules, %zu inputs\n",
+           o->files[0], props, rules, inputs);
+  else if (!o->json && gdl_engine_note(ctx)[0])
+    printf("%s: not grounded: %s\n", o->files[0], gdl_engine_note(ctx));
+  if (o->json) {
+    /* the network's size (0 when interpreted) and why not grounded, so a
+     * table of every game (tests/bench_corpus.sh) needs one run a game */
     printf("{\"file\": \"%s\", \"engine\": \"%s\", \"states_per_second\": "
            "%.1f, \"playouts_per_second\": %.2f, \"setup_ms\": %.2f, "
-           "\"states\": %llu, \"playouts\": %llu, \"seconds\": %.3f}\n",
+           "\"states\": %llu, \"playouts\": %llu, \"seconds\": %.3f, "
+           "\"propositions\": %zu, \"rules\": %zu, \"inputs\": %zu, "
+           "\"engine_note\": ",
            o->files[0], gdl_engine_name(ctx), states / el, playouts / el,
-           setup, states, playouts, el);
-  else
+           setup, states, playouts, el, props, rules, inputs);
+    json_str(gdl_engine_note(ctx));
+    printf("}\n");
+  } else
     printf("%s: %.0f states/s, %.1f playouts/s, set-up %.1f ms (engine "
            "%s; %llu states, %llu playouts in %.2f s)\n", o->files[0],
            states / el, playouts / el, setup, gdl_engine_name(ctx), states,

@@ -166,7 +166,11 @@ check-web: web all
 
 # ---- tests ---------------------------------------------------------------
 # One Check runner with a suite per module (tests/check_*.c), then the
-# module map held to the objects (tests/layers.sh), the golden error texts, gdl fmt on every file (tests/fmt.sh), KIF -> infix
+# module map held to the objects (tests/layers.sh), the golden error texts,
+# the examples of README.md, doc/tutorial.md and doc/classroom.md run and
+# their output held to the documents' (tests/docs.sh; make check-docs
+# alone, tests/docs.sh --bless to write the documents anew), gdl fmt on
+# every file (tests/fmt.sh), KIF -> infix
 # -> KIF on every file (tests/roundtrip.sh), gdl-mpi beside one-process
 # bfs (tests/mpi.sh: skipped without mpirun and mpicc) and the
 # differential playouts against SWI-Prolog on a
@@ -214,6 +218,8 @@ check: all $(B)/check_gdl $(B)/web.o
 	$(B)/check_gdl
 	tests/layers.sh $(B)
 	tests/golden.sh
+	tests/docs.sh --self-test
+	tests/docs.sh
 	tests/play_tmux.sh
 	tests/fmt.sh -j 2
 	tests/roundtrip.sh -j 2
@@ -230,6 +236,11 @@ check: all $(B)/check_gdl $(B)/web.o
 check-limits: all
 	tests/limits.sh -j 2 -c bench $(CORPUS)/single/*.kif $(CORPUS)/multi/*.kif $(CORPUS)/conformance/*.kif
 	tests/limits.sh -j 2 -c solve $(CORPUS)/single/*.kif $(CORPUS)/multi/*.kif $(CORPUS)/conformance/*.kif
+
+# The documents' examples alone (a few seconds; make check runs them too).
+check-docs: all
+	tests/docs.sh --self-test
+	tests/docs.sh
 
 # The long differential run: 20 playouts of up to 200 steps per game, an
 # hour per game and engine (chess, interpreted, takes about 15 minutes).
@@ -253,12 +264,27 @@ doc: all
 
 # Speed beside the SWI-Prolog reference, measured in one run: writes
 # doc/performance.md.  BENCH_SECONDS per run, each figure the best of
-# BENCH_RUNS runs (gdl's and the reference's alternating).
+# BENCH_RUNS runs (gdl's and the reference's alternating).  Its table of
+# every multi-player game and the ten slowest single-player ones beside
+# SWI-Prolog over compiled clauses (tests/bench_corpus.sh) takes some 16
+# minutes of it.
 BENCH_SECONDS ?= 5
 BENCH_RUNS ?= 3
 bench: all
 	tests/bench.sh $(BENCH_SECONDS) $(BENCH_RUNS) > doc/performance.md
 	cat doc/performance.md
+
+# Random playouts on every game of the corpus beside SWI-Prolog over the
+# game compiled to clauses (../shared/tools/prolog-baseline/gdlplay.sh):
+# writes doc/corpus-speed.md (the old one stays if interrupted) and fails
+# when a game is slower in gdl.  CORPUS_SECONDS a run, each figure the
+# best of CORPUS_RUNS.  Not part of check: some 20 minutes.
+CORPUS_SECONDS ?= 2
+CORPUS_RUNS ?= 1
+bench-corpus: all
+	GDL_CORPUS=$(CORPUS) tests/bench_corpus.sh $(CORPUS_SECONDS) $(CORPUS_RUNS) > doc/corpus-speed.md.new; \
+	  rc=$$?; mv doc/corpus-speed.md.new doc/corpus-speed.md; \
+	  sed -n '/^[0-9]* games, /,$$p' doc/corpus-speed.md; exit $$rc
 
 # The whole suite under AddressSanitizer and UndefinedBehaviorSanitizer,
 # with the invariants checked (GDL_DEBUG: gdl_assert in core/core.h).
@@ -368,4 +394,4 @@ install: all
 clean:
 	rm -rf build
 
-.PHONY: all check check-limits check-mpi mpi conformance corpus-solve bench asan tsan fuzz fuzz-build fuzz-smoke fuzz-regress install clean doc web check-web
+.PHONY: all check check-docs check-limits check-mpi mpi conformance corpus-solve bench bench-corpus asan tsan fuzz fuzz-build fuzz-smoke fuzz-regress install clean doc web check-web

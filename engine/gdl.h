@@ -193,14 +193,29 @@ size_t gdl_ground_size(const gdl_ctx *ctx, size_t *rules, size_t *inputs);
 gdl_status gdl_parse_term(gdl_ctx *ctx, const char *text, int allow_vars,
                           gdl_term *out);
 /* Parses KIF text as a sequence of terms (moves on a command line);
- * `label` names the text in messages.  The array lives in the context. */
+ * `label` names the text in messages.  The array lives in the context.
+ * The names of the text's variables are kept until the next call, so
+ * that gdl_explain() and gdl_term_text() write a question back with the
+ * names it was asked with (equal terms share an id whatever their
+ * variables were called: ask, then explain or write, before parsing
+ * again). */
 gdl_status gdl_parse_terms(gdl_ctx *ctx, const char *label, const char *text,
                            int allow_vars, gdl_term **out, size_t *n);
 /* The term as KIF text with single spaces.  Valid until the next call. */
 const char *gdl_term_str(gdl_ctx *ctx, gdl_term t);
+/* The term as text in `syntax`: KIF, INFIX, or AUTO for the syntax of
+ * the description (of its first file), as gdl query, trace and explain
+ * answer; variables by the names of the text parsed last (see
+ * gdl_parse_terms()).  Valid until the next call of this or
+ * gdl_term_str(). */
+const char *gdl_term_text(gdl_ctx *ctx, gdl_term t, gdl_syntax syntax);
 /* Appends the KIF text of t to buf (size n, always terminated); returns the
  * length the full text needs. */
 size_t gdl_term_write(const gdl_ctx *ctx, gdl_term t, char *buf, size_t n);
+/* Sorts n terms in place by their KIF text (byte order), the order in
+ * which gdl state, trace, explain and graph list facts.  GDL_ELIMIT when
+ * memory runs out. */
+gdl_status gdl_sort_terms(gdl_ctx *ctx, gdl_term *terms, size_t n);
 /* Structural order on terms by symbol text: deterministic across runs. */
 int gdl_term_cmp(const gdl_ctx *ctx, gdl_term a, gdl_term b);
 /* The integer value of a numeric symbol, or -1. */
@@ -217,6 +232,11 @@ int gdl_role_index(const gdl_ctx *ctx, gdl_term role);
  * the roles there are ("farmer is not a role of this game; its roles:
  * player"); else NULL.  Valid until the next call. */
 const char *gdl_role_note(gdl_ctx *ctx, gdl_term t);
+/* 1 when t is an atom of a relation of the game that depends on the
+ * moves (next, does, and what is derived from them): it holds only once
+ * a move per role is given, so a question about a state alone finds
+ * none (gdl_query()); else 0. */
+int gdl_depends_on_moves(const gdl_ctx *ctx, gdl_term t);
 
 /* The initial state (the init facts) into *out. */
 gdl_status gdl_initial(gdl_ctx *ctx, gdl_state *out);
@@ -282,8 +302,11 @@ gdl_status gdl_query(gdl_ctx *ctx, gdl_term pattern, gdl_answer_fn fn,
  * state is evaluated again from nothing (the static strata too, and with
  * `moves`, one legal move per role, the strata that depend on them: next),
  * and every stratum in evaluation order lists, round by round, each rule
- * (with its FILE:LINE) and each fact it derived, marked `+` when new and
- * `=` when already known.  Works on plain rule bases too (moves NULL).
+ * (with its FILE:LINE) and the facts it derived, sorted by gdl_sort_terms(),
+ * marked `+` when new and `=` when already known.  Without moves, a game's
+ * trace ends by naming the relations left out and how to give a move.
+ * Rules are written in the syntax of their file, facts in that of the
+ * description.  Works on plain rule bases too (moves NULL).
  * Both this and gdl_explain() compute every relation in full, those the
  * evaluator would ask on demand too, and leave them so. */
 gdl_status gdl_trace(gdl_ctx *ctx, const gdl_term *moves, const char **text);
@@ -292,9 +315,15 @@ gdl_status gdl_trace(gdl_ctx *ctx, const gdl_term *moves, const char **text);
  * facts such as next that depend on them): a proof tree in *text, each
  * fact with the rule that derived it (FILE:LINE) and the facts of that
  * rule's body below it; `true` and `does` facts are the leaves.  A fact
- * with variables explains each instance that holds (up to 20).  When it
- * does not hold (*holds = 0), *text says, for each rule whose head
- * matches, how far a search of its body got and which literal fails. */
+ * with variables explains each instance that holds (up to 20, sorted by
+ * gdl_sort_terms()).  When it does not hold (*holds = 0), *text says, for
+ * each rule whose head matches, how far a search of its body got and which
+ * literal fails, and for a failed literal of a relation that rules derive,
+ * the same for its rules, one level down; for a relation that depends on
+ * the moves asked without them, how to give them.  Rules are written in
+ * the syntax of their file with their variables' names, facts in that of
+ * the description, and `fact` with the names it was parsed with (see
+ * gdl_parse_terms()). */
 gdl_status gdl_explain(gdl_ctx *ctx, gdl_term fact, const gdl_term *moves,
                        int *holds, const char **text);
 
@@ -392,6 +421,16 @@ typedef struct {
 
 typedef enum { GDL_SOLVED, GDL_UNSOLVABLE, GDL_LIMIT } gdl_solve_status;
 
+/* One search of a solve and its counts: auto runs several (its turns),
+ * and the rounds that make a plan shorter are one more. */
+typedef struct {
+  const char *name;        /* the algorithm's name (gdl_algorithm_name), or
+                              "shorten": the rounds that made the plan
+                              shorter (opts.shorten) */
+  uint64_t expanded, generated;
+} gdl_search_count;
+#define GDL_MAX_SEARCHES 8 /* auto's seven turns and "shorten" */
+
 typedef struct {
   gdl_solve_status status;
   gdl_term *plan;          /* length steps of gdl_role_count() moves each */
@@ -423,6 +462,17 @@ typedef struct {
                               proven the best reachable (a step counter
                               that can end the game was left out) */
   unsigned threads;        /* threads the search ran on */
+  const char *dead_start;  /* unsolvable, proven before any state was
+                              expanded: the analysis that found the start
+                              a dead end ("h_max": the relaxed game cannot
+                              reach goal 100; "groups": a group of fluents
+                              cannot reach its goal value; "latches"; or
+                              "budget": the moves left cannot last as
+                              long as the step counter demands); NULL
+                              otherwise */
+  unsigned nsearches;      /* the searches run, in order, whose counts
+                              expanded and generated are the sums */
+  gdl_search_count searches[GDL_MAX_SEARCHES];
 } gdl_solve_result;
 
 /* Searches for a plan from the initial state (or opts->start) to a
@@ -453,8 +503,11 @@ void gdl_json_escape(const char *s, size_t n,
  * "depth", "seconds", "peak_memory_bytes", "bytes_per_state",
  * "algorithm" (found_by), "optimal", "pruned", "estimate", "latches",
  * "stubborn", "budget", "groups", "counter", "goal_bound",
- * "shortened_from", "threads", and at a limit "limit" (why)}, in this
- * order.  *text ends in the object's closing '}' (no newline), so that a
+ * "shortened_from", "threads", "dead_start" (null when none), "searches"
+ * (an object per search run: {"search" (its name), "states_expanded",
+ * "states_generated"}, named unlike the keys above, so that a script
+ * that finds "expanded" by its quoted name finds the sum), and at a
+ * limit "limit" (why)}, in this order.  *text ends in the object's closing '}' (no newline), so that a
  * caller may put members of its own before it; *len (when not NULL) gets
  * its length.  The context owns the text; it stays valid until the next
  * gdl_solve_json() or gdl_free().  GDL_ELIMIT when memory runs out. */

@@ -1,7 +1,9 @@
 #!/bin/sh
 # bench.sh - gdl beside the SWI-Prolog reference (tests/ref/gdlref.pl) in
 # one run on this machine: random playouts (states per second, as the
-# gdl-perf harness counts them) on the games of the published table, and
+# gdl-perf harness counts them) on the games of the published table, on
+# every multi-player game and the ten slowest single-player ones beside
+# SWI-Prolog over compiled clauses (tests/bench_corpus.sh), and
 # breadth-first search over the whole 8-puzzle space.  Prints Markdown
 # (make bench writes it to doc/performance.md).
 #
@@ -75,6 +77,28 @@ for g in single/eightPuzzle single/hanoi single/buttons single/lightsOut single/
 done
 echo
 echo "Median ratio: $(printf '%s\n' $ratios | grep -v -- - | sort -n | awk '{ v[NR] = $1 } END { if (NR % 2) print v[(NR + 1) / 2]; else printf "%.1f", (v[NR / 2] + v[NR / 2 + 1]) / 2 }')."
+echo
+echo "## Every multi-player game, and the slowest single-player ones"
+echo
+echo "Random playouts as above ($S s a run, the best of $N, alternating), beside"
+echo "SWI-Prolog over the game compiled to clauses"
+echo "(../shared/tools/prolog-baseline/gdlplay.sh, the strongest Prolog peer;"
+echo "it counts CPU seconds), on every game of multi/ and the ten games of"
+echo "single/ with the fewest gdl states per second in a quick pass of this run"
+echo "(gdl alone, 0.5 s a game: \`tests/bench_corpus.sh --slowest 10\`).  Every"
+echo "run is under a timeout of 30 s and five times its seconds, since gdl"
+echo "bench can overrun them where a game is interpreted slowly."
+echo
+slow=$(tests/bench_corpus.sh --slowest 10 0.5 "$C"/single/*.kif)
+tests/bench_corpus.sh --rows "$S" "$N" "$C"/multi/*.kif $slow
+echo
+echo "## The corpus table: every game beside SWI-Prolog"
+echo
+echo "The same table for every game of the corpus (single/, multi/ and"
+echo "conformance/), with its date, machine and parameters, is"
+echo "[corpus-speed.md](corpus-speed.md).  \`make bench-corpus\` rewrites it"
+echo "(some 20 minutes; not part of \`make bench\`) and fails when a game is"
+echo "slower in gdl than in SWI-Prolog."
 echo
 echo "## Breadth-first search over the whole 8-puzzle space"
 echo

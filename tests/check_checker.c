@@ -11,6 +11,7 @@
  * 2. The decisions of doc/DESIGN (mularity, plain rule bases, --clean).
  * 3. Mistakes of our own, each with the exact place of its message.
  */
+#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -524,9 +525,229 @@ static const own_t own_cases[] = {
     "'init' must not depend on 'true'", "(true t)", 2, 1 },
   { GAME "(<= lit (true s))\n(<= (init t) lit)\n", 0, "error",
     "'init' must not depend on 'true', but 'lit' does", "lit", 2, 1 },
+  /* arities: the arity used most is meant, the slip is the other */
+  { "(flip a b c)\n(flip b a)\n(<= (p ?x) (flip ?x ?y))\n", 0, "error",
+    "relation 'flip' is used with 3 arguments here but with 2 at "
+    "test.kif:2:1 and in 1 other place", "(flip a b c)", 1, 1 },
+  { "(q a b)\n(q a)\n(q b)\n", 0, "warning", "relation 'q' has 2 arguments "
+    "here but 1 at test.kif:2:1 and in 1 other place; the facts are kept as "
+    "two relations", "(q a b)", 1, 0 },
+  { "(q a)\n(q a b)\n(<= (p ?x) (q ?x))\n(<= (p ?x) (q ?x ?x))\n"
+    "(<= (r ?x) (q ?x ?y))\n", 0, "error", "relation 'q' is used with 1 "
+    "argument here but with 2 at test.kif:2:1 and in 2 other places", "(q a)",
+    1, 2 },
+  /* likely slips: the name meant */
+  { GAME "(inti t)\n", 0, "warning", "'inti' is defined but nothing reads "
+    "it; did you mean the keyword 'init'?", "inti", 1, 0 },
+  { GAME "(inti t)\n", 0, "note", "'init' is defined here", "init", 1, 0 },
+  { GAME "(<= termnal (true s))\n", 0, "warning", "'termnal' is defined but "
+    "nothing reads it; did you mean the keyword 'terminal'?", "termnal", 1,
+    0 },
+  { GAME "(<= (turned ?x) (true ?x))\n(<= (turnde ?x) (true ?x))\n"
+    "(<= (goal r 50) (turned s))\n", 0, "warning", "'turnde' is defined but "
+    "nothing reads it; did you mean 'turned'?", "turnde", 1, 0 },
+  { GAME "(<= (turnde ?x) (true ?x))\n(<= (turned ?x) (true ?x))\n"
+    "(<= (goal r 50) (turned s))\n", 0, "note", "'turned' is defined here",
+    "turned", 1, 0 },
+  { GAME "(<= (goal r 50) (movd s))\n(<= (moved ?x) (true ?x))\n", 0,
+    "warning", "'movd' is used but never defined, so it is always false; "
+    "did you mean 'moved'?", "(movd s)", 1, 0 },
+  { GAME "(<= (goal r 50) (ture s))\n", 0, "warning", "'ture' is used but "
+    "never defined, so it is always false; did you mean 'true'?", "(ture s)",
+    1, 0 },
+  /* a misspelt variable: unsafe, or written once */
+  { "(q a b)\n(<= (p ?b) (q ?a ?b) (not (q ?a ?bb)))\n", 0, "error",
+    "unsafe rule: variable ?bb under 'not' is not bound by a positive "
+    "literal of the body; did you mean ?b?", "?bb", 1, 1 },
+  { "(q a b)\n(<= (p ?new) (q ?old ?new) (q ?nwe ?old))\n", 0, "warning",
+    "variable ?nwe is written only once in this rule; did you mean ?new?",
+    "?nwe", 1, 0 },
+  { "(q a b)\n(<= (p ?x) (q ?x ?from) (q ?form ?x))\n", 0, "warning",
+    "variable ?form is written only once in this rule; did you mean ?from?",
+    "?form", 1, 0 },
   { GAME, 0, "", NULL, NULL, 0, 0 },
 };
 #define NOWN (sizeof own_cases / sizeof *own_cases)
+
+/* Descriptions without a slip, though names are near: no warning. */
+static const char *const no_slips[] = {
+  /* numbered on purpose */
+  GAME "(row1 a)\n(row2 b)\n(<= (goal r 50) (row1 a))\n",
+  GAME "(<= (goal r 50) (test2 a))\n(test a)\n(test2 a)\n",
+  /* short names, one letter apart */
+  GAME "(ab a)\n(<= (goal r 50) (ba a))\n(ba a)\n",
+  /* a rule base: what it defines is there to be asked */
+  "(parent a b)\n(<= (parents ?x) (parent ?x ?y))\n",
+  /* variables written once on purpose: one apart at the start or the end,
+   * a different name altogether, or _ */
+  "(q a b c d)\n(<= (p ?x) (q ?x ?xAny ?yAny ?x))\n",
+  "(q a b c d)\n(<= (p ?x) (q ?x ?anyX ?anyY ?x))\n",
+  "(q a b)\n(<= (p ?ptype) (q ?ptype ?type) (q ?ptype ?z))\n",
+  "(q a b)\n(<= (p ?c) (q ?c ?other))\n",
+  "(q a b)\n(<= (p ?row) (q ?row ?row2))\n",
+  "(q a b)\n(<= (p ?new) (q ?new ?_nwe))\n",
+  "(q a b)\n(<= (p ?x) (q ?x ?y))\n",
+};
+
+START_TEST(test_no_slips)
+{
+  gdl_status st;
+  gdl_ctx *ctx = tu_load_text(&st, 0, no_slips[_i]);
+  ck_assert_msg(st == GDL_OK && gdl_warning_count(ctx) == 0, "for:\n%s\n"
+                "got:\n%s", no_slips[_i], gdl_diagnostics(ctx));
+  gdl_free(ctx);
+}
+END_TEST
+
+/* ---- the edit distance and its policy (typos.c) ---------------------- */
+
+uint32_t typo_distance(const char *a, size_t na, const char *b, size_t nb);
+uint32_t typo_near(const char *a, size_t na, const char *b, size_t nb);
+
+typedef struct {
+  const char *a, *b;
+  uint32_t d;
+} dist_t;
+
+static const dist_t distances[] = {
+  { "", "", 0 }, { "", "abc", 3 }, { "abc", "", 3 }, { "init", "init", 0 },
+  /* a swap of neighbours is one edit (Levenshtein counts two) */
+  { "inti", "init", 1 }, { "turnde", "turned", 1 }, { "nwe", "new", 1 },
+  { "termnal", "terminal", 1 }, { "terminal", "termnal", 1 },
+  { "timeOut", "timeout", 1 }, { "kitten", "sitting", 3 },
+  { "flaw", "lawn", 2 },
+  /* optimal string alignment: no part edited twice, so "ca" is 3 from
+   * "abc" (unrestricted Damerau-Levenshtein says 2) */
+  { "ca", "abc", 3 },
+  { "abcdefghijklmnopqrstuvwxyzabcdefghijklmnopqrstuvwxyzabcdefghijkl",
+    "abcdefghijklmnopqrstuvwxyzabcdefghijklmnopqrstuvwxyzabcdefghijkm", 1 },
+  /* 65 bytes: not compared */
+  { "abcdefghijklmnopqrstuvwxyzabcdefghijklmnopqrstuvwxyzabcdefghijklm",
+    "abcdefghijklmnopqrstuvwxyzabcdefghijklmnopqrstuvwxyzabcdefghijklm",
+    UINT32_MAX },
+};
+
+START_TEST(test_typo_distance)
+{
+  const dist_t *c = &distances[_i];
+  uint32_t d = typo_distance(c->a, strlen(c->a), c->b, strlen(c->b));
+  ck_assert_msg(d == c->d, "distance of '%s' and '%s': %u, expected %u",
+                c->a, c->b, d, c->d);
+}
+END_TEST
+
+static const dist_t nears[] = {
+  { "inti", "init", 1 }, { "termnal", "terminal", 1 },
+  { "turnde", "turned", 1 }, { "mov", "move", 1 },
+  { "travel", "tarvle", 2 },          /* 2 edits: 6 characters and more */
+  { "trave", "tarvl", 0 },            /* ... not 5 */
+  { "kitten", "sitting", 0 },         /* 3 edits: never */
+  { "ab", "ba", 0 }, { "x", "y", 0 }, { "ab", "abc", 0 },  /* short */
+  { "bb", "b", 1 }, { "b", "bb", 1 }, /* ... but for a doubled character */
+  { "row1", "row2", 0 }, { "test2", "test", 0 },  /* only digits differ */
+  { "", "a", 0 },
+};
+
+START_TEST(test_typo_near)
+{
+  const dist_t *c = &nears[_i];
+  uint32_t d = typo_near(c->a, strlen(c->a), c->b, strlen(c->b));
+  ck_assert_msg(d == c->d, "'%s' near '%s': %u, expected %u", c->a, c->b, d,
+                c->d);
+}
+END_TEST
+
+/* A generated description with thousands of names read and never defined
+ * and thousands defined and never read: past the budget of comparisons,
+ * each undefined name is reported without a suggestion (rel300x would be
+ * named for rez300), and quickly. */
+START_TEST(test_typo_budget)
+{
+  size_t cap = 1u << 20, len = 0;
+  char *text = malloc(cap);
+  int i;
+  gdl_status st;
+  gdl_ctx *ctx;
+  len += (size_t)snprintf(text + len, cap - len, "%s", GAME);
+  for (i = 0; i < 17000; i++)
+    len += (size_t)snprintf(text + len, cap - len, "(rel%dx a)\n", i);
+  for (i = 0; i < 1000; i++)
+    len += (size_t)snprintf(text + len, cap - len,
+                            "(<= (goal r %d) (rez%d a))\n", i, i);
+  ctx = tu_load_text(&st, 0, text);
+  ck_assert_int_eq(st, GDL_OK);
+  ck_assert_uint_eq(gdl_warning_count(ctx), 1000);
+  ck_assert_ptr_null(strstr(gdl_diagnostics(ctx), "did you mean"));
+  gdl_free(ctx);
+  /* under the budget, the same names are suggested */
+  len = (size_t)snprintf(text, cap, "%s(rel300x a)\n(<= (goal r 1) "
+                         "(rez300 a))\n", GAME);
+  ctx = tu_load_text(&st, 0, text);
+  ck_assert_int_eq(st, GDL_OK);
+  ck_assert_ptr_nonnull(strstr(gdl_diagnostics(ctx), "'rez300' is used but "
+                               "never defined, so it is always false; did "
+                               "you mean 'rel300x'?"));
+  gdl_free(ctx);
+  free(text);
+}
+END_TEST
+
+/* ---- a library's names are not slips of the game ---------------------- */
+
+/* The library defines blocker, which the game does not read and whose
+ * name is near blocked, which it does; and reads guard, which the game
+ * does not define. */
+#define LIB "(<= (blocked ?x) (wall ?x))\n(<= (blocker ?x) (guard ?x))\n"
+#define USER "(role r)\n(init s)\n(wall a)\n" \
+             "(<= (legal r go) (true s) (not (blocked a)))\n" \
+             "(<= (next s) (does r go))\n(<= terminal (true s))\n" \
+             "(goal r 100)\n"
+
+START_TEST(test_library_exempt)
+{
+  char dir[] = "/tmp/gdl-checker-XXXXXX", lib[64], game[64], both[64],
+       cmd[100];
+  gdl_status st;
+  gdl_ctx *ctx;
+  dt_diag d;
+  ck_assert_ptr_nonnull(mkdtemp(dir));
+  snprintf(lib, sizeof lib, "%s/lib.kif", dir);
+  snprintf(game, sizeof game, "%s/game.kif", dir);
+  snprintf(both, sizeof both, "%s/both.kif", dir);
+  ck_assert_int_eq(dt_write(lib, LIB, strlen(LIB)), 0);
+  ck_assert_int_eq(dt_write(game, ";#include \"lib.kif\"\n" USER,
+                            strlen(";#include \"lib.kif\"\n" USER)), 0);
+  ck_assert_int_eq(dt_write(both, USER LIB, strlen(USER LIB)), 0);
+  /* included: nothing to say */
+  ctx = tu_load(&st, 0, game, NULL);
+  ck_assert_msg(st == GDL_OK && gdl_warning_count(ctx) == 0, "%s",
+                gdl_diagnostics(ctx));
+  gdl_free(ctx);
+  /* the same rules in the game's own file: blocker is a slip, and guard
+   * is read but never defined */
+  ctx = tu_load(&st, 0, both, NULL);
+  ck_assert_int_eq(st, GDL_OK);
+  ck_assert_uint_eq(gdl_warning_count(ctx), 2);
+  ck_assert_msg(dt_find(gdl_diagnostics(ctx), "warning", "'blocker' is "
+                        "defined but nothing reads it; did you mean "
+                        "'blocked'?", &d), "%s", gdl_diagnostics(ctx));
+  ck_assert_uint_eq(d.line, 9);
+  ck_assert_uint_eq(d.col, 6);         /* (<= (blocker ?x) ... */
+  ck_assert_msg(dt_find(gdl_diagnostics(ctx), "warning", "'guard' is used "
+                        "but never defined", &d), "%s", gdl_diagnostics(ctx));
+  gdl_free(ctx);
+  /* named on the command line, the library is the game's own */
+  ctx = tu_load(&st, 0, lib, both, NULL);
+  ck_assert_int_eq(st, GDL_OK);
+  ck_assert_msg(dt_find(gdl_diagnostics(ctx), "warning", "'blocker' is "
+                        "defined but nothing reads it", &d), "%s",
+                gdl_diagnostics(ctx));
+  ck_assert_str_eq(d.file, lib);
+  gdl_free(ctx);
+  snprintf(cmd, sizeof cmd, "rm -rf '%s'", dir);
+  ck_assert_int_eq(system(cmd), 0);
+}
+END_TEST
 
 /* Offset of the nth occurrence of `at` in text. */
 static size_t nth_offset(const char *text, const char *at, int nth)
@@ -710,6 +931,15 @@ Suite *checker_suite(void)
   tcase_add_loop_test(tc, test_many_errors, 0,
                       sizeof many_counts / sizeof *many_counts);
   tcase_add_test(tc, test_many_syntax_errors);
+  suite_add_tcase(s, tc);
+  tc = tcase_create("slips");
+  tcase_add_loop_test(tc, test_no_slips, 0,
+                      sizeof no_slips / sizeof *no_slips);
+  tcase_add_loop_test(tc, test_typo_distance, 0,
+                      sizeof distances / sizeof *distances);
+  tcase_add_loop_test(tc, test_typo_near, 0, sizeof nears / sizeof *nears);
+  tcase_add_test(tc, test_library_exempt);
+  tcase_add_test(tc, test_typo_budget);
   suite_add_tcase(s, tc);
   return s;
 }

@@ -283,6 +283,44 @@ START_TEST(test_listed_commands_have_help)
 }
 END_TEST
 
+/* --quiet explained wherever a command's help names it: a line that
+ * starts with it (after spaces), not only the usage's "[--quiet]"; and
+ * named in the help of the commands it changes (solve: no progress
+ * line; check: no note on a rule base). */
+START_TEST(test_quiet_explained)
+{
+  char *list, *err, *line, name[32];
+  int named = 0;
+  ck_assert_int_eq(tu_gdl_run(&list, &err, "--help"), 0);
+  line = strstr(list, "\ncommands:\n");
+  ck_assert_ptr_nonnull(line);
+  for (line = strchr(line + 1, '\n') + 1;
+       sscanf(line, "  %31s", name) == 1 && line[0] == ' ';
+       line = strchr(line, '\n') + 1) {
+    char *out, *err2, *p;
+    int explained = 0;
+    ck_assert_int_eq(tu_gdl_run(&out, &err2, "help %s", name), 0);
+    for (p = strstr(out, "--quiet"); p; p = strstr(p + 1, "--quiet")) {
+      const char *q = p;
+      while (q > out && q[-1] == ' ')
+        q--;
+      if ((q == out || q[-1] == '\n') && p[7] != ']' && p[7] != '\n')
+        explained = 1;
+    }
+    if (strstr(out, "--quiet")) {
+      ck_assert_msg(explained, "gdl %s --help names --quiet without "
+                    "saying what it does:\n%s", name, out);
+      named += strcmp(name, "solve") == 0 || strcmp(name, "check") == 0;
+    }
+    free(out);
+    free(err2);
+  }
+  ck_assert_int_eq(named, 2);
+  free(list);
+  free(err);
+}
+END_TEST
+
 /* Usage and input errors: exit 2, nothing on stdout, one line on stderr
  * that names the culprit. */
 static const struct {
@@ -365,6 +403,42 @@ START_TEST(test_check_warnings)
   ck_assert_str_eq(out, "");
   ck_assert_has(err, "test_case_1a.kif:16:1: warning: ");
   ck_assert_ptr_null(strstr(err, "error"));
+  free(out);
+  free(err);
+}
+END_TEST
+
+/* --strict: a warning makes the exit status 2, as an error does; a clean
+ * description still exits 0. */
+START_TEST(test_check_strict)
+{
+  char *out, *err;
+  ck_assert_int_eq(tu_gdl_run(&out, &err, "check --strict %s",
+                   tu_corpus("conformance/test_case_1a.kif")), 2);
+  ck_assert_str_eq(out, "");
+  ck_assert_has(err, "test_case_1a.kif:16:1: warning: ");
+  ck_assert_has(err, "gdl: error: 1 warning, and --strict makes warnings "
+                "errors\n");
+  free(out);
+  free(err);
+  ck_assert_int_eq(tu_gdl_run(&out, &err, "check --strict "
+                   "tests/golden/typo-init.kif"), 2);
+  ck_assert_has(err, "did you mean the keyword 'init'?");
+  free(out);
+  free(err);
+  ck_assert_int_eq(tu_gdl_run(&out, &err, "check "
+                   "tests/golden/typo-init.kif"), 0);
+  free(out);
+  free(err);
+  ck_assert_int_eq(tu_gdl_run(&out, &err, "check --strict "
+                   "puzzles/hanoi5.kif"), 0);
+  ck_assert_str_eq(err, "");
+  free(out);
+  free(err);
+  /* any command that reads a description */
+  ck_assert_int_eq(tu_gdl_run(&out, &err, "legal --strict "
+                   "tests/golden/typo-init.kif"), 2);
+  ck_assert_str_eq(out, "");
   free(out);
   free(err);
 }
@@ -884,14 +958,113 @@ START_TEST(test_solve_unsolvable)
   char *out, *err;
   ck_assert_int_eq(tu_gdl_run(&out, &err, "solve --algorithm bfs "
                    "puzzles/eight-puzzle-unsolvable.kif"), 1);
-  ck_assert_has(out, "; unsolvable");
-  ck_assert_has(out, "181440 states");
+  ck_assert_has(out, "; unsolvable: no terminal state with a goal is "
+                "reachable, proven by bfs; 181440 states expanded");
+  ck_assert_ptr_null(strstr(out, "summed"));   /* one search ran */
   free(out);
   free(err);
   /* the default proves it too */
   ck_assert_int_eq(tu_gdl_run(&out, &err, "solve "
                    "puzzles/eight-puzzle-unsolvable.kif"), 1);
   ck_assert_has(out, "; unsolvable");
+  free(out);
+  free(err);
+}
+END_TEST
+
+/* The 8-puzzle whose goal wants tile 8 on two squares and tile 7 on
+ * none: the groups' estimate of the start is infinite, so the informed
+ * searches prove it unsolvable before they expand a state, and say so;
+ * a blind search searches the whole space and says which it is. */
+#define DEAD_START_PUZZLE \
+  "sed 's/^(home 3 1 7)/(home 3 1 8)/' puzzles/eight-puzzle-31.kif | "
+
+START_TEST(test_solve_dead_start)
+{
+  static const char *const informed[] = { "", "-a astar", "-a idastar",
+                                          "-a gbfs" };
+  char *out, *err, cmd[512], want[256];
+  size_t i;
+  for (i = 0; i < sizeof informed / sizeof *informed; i++) {
+    const char *by = i == 0 ? "astar" : informed[i] + 3;
+    snprintf(cmd, sizeof cmd, DEAD_START_PUZZLE "%s solve %s /dev/stdin",
+             tu_gdl(), informed[i]);
+    ck_assert_int_eq(tu_run(cmd, &out, &err), 1);
+    snprintf(want, sizeof want, "; unsolvable: no plan: the start is a "
+             "dead end (the groups' estimate is infinite), proven by %s "
+             "before any state was expanded", by);
+    ck_assert_has(out, want);
+    ck_assert_has(out, "; 0 states expanded, 0 generated, ");
+    free(out);
+    free(err);
+  }
+  snprintf(cmd, sizeof cmd, DEAD_START_PUZZLE "%s solve --json /dev/stdin",
+           tu_gdl());
+  ck_assert_int_eq(tu_run(cmd, &out, &err), 1);
+  {
+    char *j = json_object(out);
+    ck_assert_has(j, "\"dead_start\":\"groups\"");
+    ck_assert_has(j, "\"searches\":[{\"search\":\"astar\","
+                  "\"states_expanded\":0,\"states_generated\":0}]");
+    free(j);
+  }
+  free(out);
+  free(err);
+  /* bfs has no estimate: it searches the whole space */
+  snprintf(cmd, sizeof cmd, DEAD_START_PUZZLE "%s solve -a bfs /dev/stdin",
+           tu_gdl());
+  ck_assert_int_eq(tu_run(cmd, &out, &err), 1);
+  ck_assert_has(out, "proven by bfs; 181440 states expanded");
+  ck_assert_ptr_null(strstr(out, "dead end"));
+  free(out);
+  free(err);
+}
+END_TEST
+
+/* The counts of a summary line, "; N states expanded, M generated":
+ * 1 when found. */
+static int summary_counts(const char *s, unsigned long long *e,
+                          unsigned long long *g)
+{
+  for (s = strstr(s, "; "); s; s = strstr(s + 1, "; "))
+    if (sscanf(s, "; %llu states expanded, %llu generated", e, g) == 2)
+      return 1;
+  return 0;
+}
+
+/* Where several searches ran, the summary's counts are their sums, and
+ * it lists each: dfs and the rounds that made its plan shorter. */
+START_TEST(test_solve_sums_listed)
+{
+  char *out, *err, *sum;
+  unsigned long long e, g, e1, g1, e2, g2;
+  ck_assert_int_eq(tu_gdl_run(&out, &err, "solve -a dfs --shorten "
+                   "puzzles/wolf-goat-cabbage.kif"), 0);
+  sum = strstr(out, "; summed over the searches run: dfs ");
+  ck_assert_msg(sum != NULL, "no sums listed: %s", out);
+  ck_assert(summary_counts(out, &e, &g));
+  ck_assert_int_eq(sscanf(sum, "; summed over the searches run: dfs %llu "
+                          "expanded and %llu generated, shorten %llu and "
+                          "%llu\n", &e1, &g1, &e2, &g2), 4);
+  ck_assert_uint_eq(e, e1 + e2);
+  ck_assert_uint_eq(g, g1 + g2);
+  ck_assert_uint_gt(e2, 0);
+  free(out);
+  free(err);
+  /* auto on a space its first search (astar, half a second at most)
+   * does not finish: astar's counts and bfs's, summed */
+  ck_assert_int_eq(tu_gdl_run(&out, &err, "solve "
+                   "puzzles/eight-puzzle-unsolvable.kif"), 1);
+  ck_assert_has(out, "proven by bfs; ");
+  sum = strstr(out, "; summed over the searches auto ran: astar ");
+  ck_assert_msg(sum != NULL, "no sums listed: %s", out);
+  ck_assert(summary_counts(out, &e, &g));
+  ck_assert_int_eq(sscanf(sum, "; summed over the searches auto ran: astar "
+                          "%llu expanded and %llu generated, bfs %llu and "
+                          "%llu\n", &e1, &g1, &e2, &g2), 4);
+  ck_assert_uint_eq(e, e1 + e2);
+  ck_assert_uint_eq(g, g1 + g2);
+  ck_assert_uint_eq(e2, 181440);
   free(out);
   free(err);
 }
@@ -1135,6 +1308,10 @@ START_TEST(test_bench)
                    "--seconds 0.1"), 0);
   j = json_object(out);
   ck_assert_has(j, "\"states_per_second\":");
+  ck_assert_has(j, "\"propositions\":");
+  ck_assert_has(j, "\"rules\":");
+  ck_assert_has(j, "\"inputs\":");
+  ck_assert_has(j, "\"engine_note\":\"\"");
   free(j);
   free(out);
   free(err);
@@ -1379,12 +1556,14 @@ Suite *cli_suite(void)
   tcase_add_test(tc, test_no_arguments);
   tcase_add_loop_test(tc, test_command_help, 0, N(commands));
   tcase_add_test(tc, test_listed_commands_have_help);
+  tcase_add_test(tc, test_quiet_explained);
   tcase_add_loop_test(tc, test_usage_error, 0, N(usage_errors));
   suite_add_tcase(s, tc);
 
   tc = tcase_create("check");
   tcase_add_loop_test(tc, test_check_clean, 0, N(puzzle_files));
   tcase_add_test(tc, test_check_warnings);
+  tcase_add_test(tc, test_check_strict);
   tcase_add_test(tc, test_check_errors);
   tcase_add_test(tc, test_check_rule_base);
   tcase_add_test(tc, test_check_clean_flag);
@@ -1412,6 +1591,8 @@ Suite *cli_suite(void)
   tcase_add_test(tc, test_solve_text);
   tcase_add_test(tc, test_solve_readme);
   tcase_add_test(tc, test_solve_unsolvable);
+  tcase_add_test(tc, test_solve_dead_start);
+  tcase_add_test(tc, test_solve_sums_listed);
   tcase_add_test(tc, test_solve_limit);
   tcase_add_test(tc, test_solve_json);
   tcase_add_test(tc, test_limit_suffixes);

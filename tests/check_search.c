@@ -346,9 +346,11 @@ START_TEST(test_dead_ends)
   res = solve(ctx, GDL_ASTAR, 0, 0);
   ck_assert_int_eq(res.status, GDL_UNSOLVABLE);
   ck_assert_uint_eq(res.expanded, 0);       /* the start is a dead end */
+  ck_assert_str_eq(res.dead_start, "h_max");   /* goal 100 out of reach */
   res = solve(ctx, GDL_BFS, 0, 0);
   ck_assert_int_eq(res.status, GDL_UNSOLVABLE);
   ck_assert_uint_eq(res.expanded, 3);
+  ck_assert_ptr_null(res.dead_start);
   gdl_free(ctx);
   ctx = tu_text(latch_game, 0);
   ck_assert_int_eq(gdl_use_engine(ctx, GDL_ENGINE_GROUND), GDL_OK);

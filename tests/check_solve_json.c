@@ -17,7 +17,8 @@ static const char *const keys[] = {
   "status", "length", "goal", "plan", "expanded", "generated", "stored",
   "depth", "seconds", "peak_memory_bytes", "bytes_per_state", "algorithm",
   "optimal", "pruned", "estimate", "latches", "stubborn", "budget",
-  "groups", "counter", "goal_bound", "shortened_from", "threads", "limit",
+  "groups", "counter", "goal_bound", "shortened_from", "threads",
+  "dead_start", "searches", "limit",
 };
 
 #define NKEYS ((int)(sizeof keys / sizeof *keys))
@@ -83,7 +84,17 @@ START_TEST(test_json_solved)
                         60) == 0, "%s", text);
   ck_assert_ptr_nonnull(strstr(text, "\"algorithm\": \"bfs\", "
                                      "\"optimal\": true, "));
-  ck_assert_ptr_nonnull(strstr(text, ", \"threads\": 1}"));
+  ck_assert_ptr_nonnull(strstr(text, ", \"threads\": 1, "
+                                     "\"dead_start\": null, "));
+  {
+    /* one search, whose counts are the result's */
+    char want[160];
+    snprintf(want, sizeof want, ", \"searches\": [{\"search\": \"bfs\", "
+             "\"states_expanded\": %llu, \"states_generated\": %llu}]}",
+             (unsigned long long)res.expanded,
+             (unsigned long long)res.generated);
+    ck_assert_str_eq(text + len - strlen(want), want);
+  }
   /* gdl solve --json: the same object, but for the time and the memory
    * (its process holds what this one does not) */
   ck_assert_int_eq(tu_gdl_run(&out, NULL, "solve puzzles/wolf-goat-cabbage.kif"
@@ -100,6 +111,111 @@ START_TEST(test_json_solved)
   free(mine);
   free(cli);
   free(out);
+  gdl_free(ctx);
+}
+END_TEST
+
+/* The searches listed: every search that ran, in order, their counts
+ * adding up to the result's; dfs's plan made shorter is two (dfs, then
+ * "shorten"), auto's several of its turns.  A result made elsewhere
+ * (gdl-mpi's), which lists none, lists its one search with the sums. */
+START_TEST(test_json_searches)
+{
+  gdl_ctx *ctx = load_game("puzzles/wolf-goat-cabbage.kif");
+  gdl_solve_opts o;
+  gdl_solve_result res;
+  const char *text;
+  char want[256];
+  size_t len;
+  memset(&o, 0, sizeof o);
+  o.algorithm = GDL_DFS;
+  o.shorten = 1;
+  ck_assert_int_eq(gdl_solve(ctx, &o, &res), GDL_OK);
+  ck_assert_int_eq(res.status, GDL_SOLVED);
+  ck_assert_uint_eq(res.nsearches, 2);
+  ck_assert_str_eq(res.searches[0].name, "dfs");
+  ck_assert_str_eq(res.searches[1].name, "shorten");
+  ck_assert_uint_gt(res.searches[1].expanded, 0);
+  ck_assert_uint_eq(res.searches[0].expanded + res.searches[1].expanded,
+                    res.expanded);
+  ck_assert_uint_eq(res.searches[0].generated + res.searches[1].generated,
+                    res.generated);
+  ck_assert_int_eq(gdl_solve_json(ctx, &res, &text, &len), GDL_OK);
+  assert_keys(text, len, NKEYS - 1);
+  snprintf(want, sizeof want, "\"searches\": [{\"search\": \"dfs\", "
+           "\"states_expanded\": %llu, \"states_generated\": %llu}, "
+           "{\"search\": \"shorten\", \"states_expanded\": %llu, "
+           "\"states_generated\": %llu}]}",
+           (unsigned long long)res.searches[0].expanded,
+           (unsigned long long)res.searches[0].generated,
+           (unsigned long long)res.searches[1].expanded,
+           (unsigned long long)res.searches[1].generated);
+  ck_assert_str_eq(text + len - strlen(want), want);
+  /* auto: its turns in the order they ran, the last the one that
+   * answered, the counts adding up */
+  o.algorithm = GDL_AUTO;
+  o.shorten = 0;
+  ck_assert_int_eq(gdl_solve(ctx, &o, &res), GDL_OK);
+  ck_assert_uint_ge(res.nsearches, 1);
+  ck_assert_str_eq(res.searches[0].name, "astar");
+  ck_assert_str_eq(res.searches[res.nsearches - 1].name,
+                   gdl_algorithm_name(res.found_by));
+  {
+    uint64_t e = 0, g = 0;
+    unsigned i;
+    for (i = 0; i < res.nsearches; i++) {
+      e += res.searches[i].expanded;
+      g += res.searches[i].generated;
+    }
+    ck_assert_uint_eq(e, res.expanded);
+    ck_assert_uint_eq(g, res.generated);
+  }
+  /* none listed */
+  res.nsearches = 0;
+  res.found_by = GDL_BFS;
+  res.expanded = 12;
+  res.generated = 34;
+  ck_assert_int_eq(gdl_solve_json(ctx, &res, &text, &len), GDL_OK);
+  ck_assert_ptr_nonnull(strstr(text, ", \"searches\": [{\"search\": "
+                               "\"bfs\", \"states_expanded\": 12, "
+                               "\"states_generated\": 34}]}"));
+  gdl_free(ctx);
+}
+END_TEST
+
+/* A start proven a dead end before any state was expanded: which
+ * analysis proved it; null where a search went through the space. */
+START_TEST(test_json_dead_start)
+{
+  static const char dead[] =
+    "(role p)\n"
+    "(init (at 0))\n"
+    "(succ 0 1) (succ 1 2)\n"
+    "(<= (legal p step) (true (at ?x)))\n"
+    "(<= (next (at ?y)) (true (at ?x)) (succ ?x ?y))\n"
+    "(<= terminal (true (at 2)))\n"
+    "(<= (goal p 100) (true (at 2)) (true never))\n"
+    "(<= (goal p 0) (not (true never)))\n";
+  gdl_ctx *ctx = tu_text(dead, 0);
+  gdl_solve_opts o;
+  gdl_solve_result res;
+  const char *text;
+  size_t len;
+  ck_assert_int_eq(gdl_use_engine(ctx, GDL_ENGINE_GROUND), GDL_OK);
+  memset(&o, 0, sizeof o);
+  o.algorithm = GDL_ASTAR;
+  ck_assert_int_eq(gdl_solve(ctx, &o, &res), GDL_OK);
+  ck_assert_int_eq(res.status, GDL_UNSOLVABLE);
+  ck_assert_str_eq(res.dead_start, "h_max");
+  ck_assert_int_eq(gdl_solve_json(ctx, &res, &text, &len), GDL_OK);
+  assert_keys(text, len, NKEYS - 1);
+  ck_assert_ptr_nonnull(strstr(text, ", \"dead_start\": \"h_max\", "));
+  o.algorithm = GDL_BFS;
+  ck_assert_int_eq(gdl_solve(ctx, &o, &res), GDL_OK);
+  ck_assert_int_eq(res.status, GDL_UNSOLVABLE);
+  ck_assert_ptr_null(res.dead_start);
+  ck_assert_int_eq(gdl_solve_json(ctx, &res, &text, &len), GDL_OK);
+  ck_assert_ptr_nonnull(strstr(text, ", \"dead_start\": null, "));
   gdl_free(ctx);
 }
 END_TEST
@@ -201,6 +317,8 @@ Suite *solve_json_suite(void)
   tcase_set_timeout(tc, 60);
   tcase_add_test(tc, test_json_solved);
   tcase_add_test(tc, test_json_limit);
+  tcase_add_test(tc, test_json_searches);
+  tcase_add_test(tc, test_json_dead_start);
   tcase_add_test(tc, test_json_escapes);
   tcase_add_test(tc, test_json_no_memory);
   tcase_add_test(tc, test_json_escape);

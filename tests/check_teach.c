@@ -225,7 +225,7 @@ START_TEST(test_explain_recursive)
                                &text), GDL_OK);
   ck_assert_int_eq(holds, 0);
   ck_assert_ptr_nonnull(strstr(text, "fails: (edge d ?y)  <- no fact "
-                                     "matches"));
+                                     "written in the file matches"));
   ck_assert_int_eq(gdl_explain(ctx, term(ctx, "(stuck a)"), NULL, &holds,
                                &text), GDL_OK);
   ck_assert_int_eq(holds, 0);
@@ -283,6 +283,239 @@ START_TEST(test_cli_explain_trace)
                        "1))'", tu_corpus("single/sudokuGrade1.kif")), 0);
   ck_assert_ptr_nonnull(strstr(out, "(true (cell 3 2 3 3 b))  <- in the "
                                     "state"));
+  free(out);
+  free(err);
+}
+END_TEST
+
+/* ---- the words: each answer exactly, in KIF and in infix ------------- */
+
+/* The same game in the two syntaxes, line for line, its facts written
+ * out of order (tests/teach/). */
+#define KIF "tests/teach/lamps.kif"
+#define HRF "tests/teach/lamps.hrf"
+
+static const struct {
+  const char *args;            /* the command after `gdl` */
+  int rc;                      /* its exit status */
+  const char *out;             /* its standard output, exactly */
+} words[] = {
+  /* the question's variables keep their names, in the file's syntax */
+  { "explain " KIF " '(lit ?which)'", 1,
+    "(lit ?which) does not hold.\n"
+    "  rule tests/teach/lamps.kif:17: (<= (lit ?l) (true (lamp ?l on)))\n"
+    "    fails: (true (lamp ?l on))  <- not in the state\n" },
+  { "explain " HRF " 'lit(Which)'", 1,
+    "lit(Which) does not hold.\n"
+    "  rule tests/teach/lamps.hrf:17: lit(L) :- true(lamp(L, on))\n"
+    "    fails: true(lamp(L, on))  <- not in the state\n" },
+  { "explain " HRF " '(lit ?which)'", 1,
+    "lit(Which) does not hold.\n"
+    "  rule tests/teach/lamps.hrf:17: lit(L) :- true(lamp(L, on))\n"
+    "    fails: true(lamp(L, on))  <- not in the state\n" },
+  { "explain " KIF " '(button ?b ?b)'", 1,
+    "(button ?b ?b) does not hold: none of the 2 facts written for button/2 "
+    "matches it\n" },
+  { "explain " HRF " 'button(B, B)'", 1,
+    "button(B, B) does not hold: none of the 2 facts written for button/2 "
+    "matches it\n" },
+  /* a derived relation's failure: its rules, one level down */
+  { "explain " KIF " '(goal player 100)'", 1,
+    "(goal player 100) does not hold.\n"
+    "  rule tests/teach/lamps.kif:23: (<= (goal player 100) (lit p) (lit "
+    "q))\n"
+    "    fails: (lit p)  <- no rule derives it here\n"
+    "      rule tests/teach/lamps.kif:17: (<= (lit ?l) (true (lamp ?l on)))\n"
+    "        fails: (true (lamp p on))  <- not in the state\n" },
+  { "explain " HRF " 'goal(player, 100)'", 1,
+    "goal(player, 100) does not hold.\n"
+    "  rule tests/teach/lamps.hrf:23: goal(player, 100) :- lit(p) & lit(q)\n"
+    "    fails: lit(p)  <- no rule derives it here\n"
+    "      rule tests/teach/lamps.hrf:17: lit(L) :- true(lamp(L, on))\n"
+    "        fails: true(lamp(p, on))  <- not in the state\n" },
+  /* what depends on the moves, asked without them */
+  { "explain " KIF " '(next ?f)'", 1,
+    "(next ?f) does not hold: nothing about next/1 is derived without a "
+    "move.\n"
+    "  Give one move per role with --does, e.g. --does '(press a)'.\n" },
+  { "explain " HRF " 'next(F)'", 1,
+    "next(F) does not hold: nothing about next/1 is derived without a move.\n"
+    "  Give one move per role with --does, e.g. --does 'press(a)'.\n" },
+  { "explain " KIF " '(does player ?m)'", 1,
+    "(does player ?m) does not hold: no move is played.\n"
+    "  Give one move per role with --does, e.g. --does '(press a)'.\n" },
+  { "explain " HRF " 'does(player, M)'", 1,
+    "does(player, M) does not hold: no move is played.\n"
+    "  Give one move per role with --does, e.g. --does 'press(a)'.\n" },
+  /* the instances that hold, sorted */
+  { "explain " KIF " --does '(press b)' '(next ?f)'", 0,
+    "(next (lamp p off))  <- rule tests/teach/lamps.kif:21: (<= (next (lamp "
+    "?l ?s)) (true (lamp ?l ?s)) (not (pressed ?l)))\n"
+    "  (true (lamp p off))  <- in the state\n"
+    "  (not (pressed p))  <- (pressed p) does not hold\n"
+    "\n"
+    "(next (lamp q on))  <- rule tests/teach/lamps.kif:20: (<= (next (lamp "
+    "?l on)) (pressed ?l))\n"
+    "  (pressed q)  <- rule tests/teach/lamps.kif:18: (<= (pressed ?l) (does "
+    "player (press ?b)) (button ?b ?l))\n"
+    "    (does player (press b))  <- the move played\n"
+    "    (button b q)  <- a fact, tests/teach/lamps.kif:12\n" },
+  { "explain " HRF " --does 'press(b)' 'next(F)'", 0,
+    "next(lamp(p, off))  <- rule tests/teach/lamps.hrf:21: next(lamp(L, S)) "
+    ":- true(lamp(L, S)) & ~pressed(L)\n"
+    "  true(lamp(p, off))  <- in the state\n"
+    "  ~pressed(p)  <- pressed(p) does not hold\n"
+    "\n"
+    "next(lamp(q, on))  <- rule tests/teach/lamps.hrf:20: next(lamp(L, on)) "
+    ":- pressed(L)\n"
+    "  pressed(q)  <- rule tests/teach/lamps.hrf:18: pressed(L) :- "
+    "does(player, press(B)) & button(B, L)\n"
+    "    does(player, press(b))  <- the move played\n"
+    "    button(b, q)  <- a fact, tests/teach/lamps.hrf:12\n" },
+  /* query answers in the file's syntax, sorted */
+  { "query " KIF " '(true ?x)'", 0,
+    "(true (lamp p off))\n"
+    "(true (lamp q off))\n" },
+  { "query " HRF " 'true(X)'", 0,
+    "true(lamp(p, off))\n"
+    "true(lamp(q, off))\n" },
+  { "query " HRF " --moves 'press(b)' 'legal(player, M)'", 0,
+    "legal(player, press(a))\n" },
+  /* trace: the state given and each rule's facts sorted; the move part */
+  { "trace " KIF " --does '(press b)'", 0,
+    "\n"
+    "== static: what does not depend on the state ==\n"
+    "stratum 1 (static): role/1 init/1 button/2\n"
+    "    facts as written:\n"
+    "      + (role player)\n"
+    "      + (init (lamp q off))\n"
+    "      + (init (lamp p off))\n"
+    "      + (button b q)\n"
+    "      + (button a p)\n"
+    "\n"
+    "== state: what depends on the true facts ==\n"
+    "the state (given): 2 facts\n"
+    "      (true (lamp p off))\n"
+    "      (true (lamp q off))\n"
+    "stratum 2 (state): legal/2\n"
+    "    rule tests/teach/lamps.kif:15: (<= (legal player (press ?b)) "
+    "(button ?b ?l) (true (lamp ?l off)))\n"
+    "      + (legal player (press a))\n"
+    "      + (legal player (press b))\n"
+    "stratum 3 (state): lit/1\n"
+    "    rule tests/teach/lamps.kif:17: (<= (lit ?l) (true (lamp ?l on)))\n"
+    "      (no instance: nothing derived)\n"
+    "stratum 4 (state): goal/2\n"
+    "    rule tests/teach/lamps.kif:23: (<= (goal player 100) (lit p) (lit "
+    "q))\n"
+    "      (no instance: nothing derived)\n"
+    "    rule tests/teach/lamps.kif:24: (<= (goal player 0) (not (lit p)))\n"
+    "      + (goal player 0)\n"
+    "    rule tests/teach/lamps.kif:25: (<= (goal player 0) (not (lit q)))\n"
+    "      = (goal player 0)\n"
+    "stratum 5 (state): terminal/0\n"
+    "    rule tests/teach/lamps.kif:26: (<= terminal (lit p) (lit q))\n"
+    "      (no instance: nothing derived)\n"
+    "\n"
+    "== move: what depends on the moves ==\n"
+    "the moves (given): 1 fact\n"
+    "      (does player (press b))\n"
+    "stratum 6 (move): pressed/1\n"
+    "    rule tests/teach/lamps.kif:18: (<= (pressed ?l) (does player (press "
+    "?b)) (button ?b ?l))\n"
+    "      + (pressed q)\n"
+    "stratum 7 (move): next/1\n"
+    "    rule tests/teach/lamps.kif:20: (<= (next (lamp ?l on)) (pressed "
+    "?l))\n"
+    "      + (next (lamp q on))\n"
+    "    rule tests/teach/lamps.kif:21: (<= (next (lamp ?l ?s)) (true (lamp "
+    "?l ?s)) (not (pressed ?l)))\n"
+    "      + (next (lamp p off))\n"
+    "\n"
+    "11 facts derived in 7 strata (1 derived again)\n" },
+  { "trace " HRF, 0,
+    "\n"
+    "== static: what does not depend on the state ==\n"
+    "stratum 1 (static): role/1 init/1 button/2\n"
+    "    facts as written:\n"
+    "      + role(player)\n"
+    "      + init(lamp(q, off))\n"
+    "      + init(lamp(p, off))\n"
+    "      + button(b, q)\n"
+    "      + button(a, p)\n"
+    "\n"
+    "== state: what depends on the true facts ==\n"
+    "the state (given): 2 facts\n"
+    "      true(lamp(p, off))\n"
+    "      true(lamp(q, off))\n"
+    "stratum 2 (state): legal/2\n"
+    "    rule tests/teach/lamps.hrf:15: legal(player, press(B)) :- button(B, "
+    "L) & true(lamp(L, off))\n"
+    "      + legal(player, press(a))\n"
+    "      + legal(player, press(b))\n"
+    "stratum 3 (state): lit/1\n"
+    "    rule tests/teach/lamps.hrf:17: lit(L) :- true(lamp(L, on))\n"
+    "      (no instance: nothing derived)\n"
+    "stratum 4 (state): goal/2\n"
+    "    rule tests/teach/lamps.hrf:23: goal(player, 100) :- lit(p) & "
+    "lit(q)\n"
+    "      (no instance: nothing derived)\n"
+    "    rule tests/teach/lamps.hrf:24: goal(player, 0) :- ~lit(p)\n"
+    "      + goal(player, 0)\n"
+    "    rule tests/teach/lamps.hrf:25: goal(player, 0) :- ~lit(q)\n"
+    "      = goal(player, 0)\n"
+    "stratum 5 (state): terminal/0\n"
+    "    rule tests/teach/lamps.hrf:26: terminal :- lit(p) & lit(q)\n"
+    "      (no instance: nothing derived)\n"
+    "\n"
+    "== move: what depends on the moves ==\n"
+    "left out without a move: pressed/1 next/1\n"
+    "Give one move per role with --does, e.g. --does 'press(a)'.\n"
+    "\n"
+    "8 facts derived in 5 strata (1 derived again)\n" },
+};
+
+START_TEST(test_words)
+{
+  char *out, *err;
+  int rc = tu_gdl_run(&out, &err, "%s", words[_i].args);
+  ck_assert_msg(rc == words[_i].rc, "gdl %s: exit %d: %s", words[_i].args,
+                rc, err);
+  ck_assert_msg(strcmp(out, words[_i].out) == 0, "gdl %s:\n%s",
+                words[_i].args, out);
+  free(out);
+  free(err);
+}
+END_TEST
+
+/* A legal move asked in the initial state, refused because of the state:
+ * the answer says that --moves asks a later one; refused by the rules
+ * alone, it does not.  query says why it has no answers about next. */
+START_TEST(test_words_hints)
+{
+  char *out, *err;
+  ck_assert_int_eq(tu_gdl_run(&out, &err, "explain " WGC " '(legal player "
+                              "(cross wolf))'"), 1);
+  ck_assert_ptr_nonnull(strstr(out, "\n  (in the initial state: --moves M "
+                                    "asks after the moves M)\n"));
+  free(out);
+  free(err);
+  ck_assert_int_eq(tu_gdl_run(&out, &err, "explain " WGC " --moves "
+                              "'(cross goat)' '(legal player (cross wolf))'"),
+                   1);
+  ck_assert_ptr_null(strstr(out, "initial state"));
+  free(out);
+  free(err);
+  ck_assert_int_eq(tu_gdl_run(&out, &err, "explain " KIF " '(legal player "
+                              "(press c))'"), 1);
+  ck_assert_ptr_null(strstr(out, "initial state"));
+  free(out);
+  free(err);
+  ck_assert_int_eq(tu_gdl_run(&out, &err, "query " HRF " 'next(F)'"), 0);
+  ck_assert_str_eq(out, "");
+  ck_assert_str_eq(err, "gdl: no answers: next(F) depends on the moves, and "
+                        "query asks a state without them: gdl explain --does "
+                        "M asks it after a move\n");
   free(out);
   free(err);
 }
@@ -458,6 +691,8 @@ Suite *teach_suite(void)
   tcase_add_test(c, test_cli_play_two_roles);
   tcase_add_test(c, test_cli_graph_dot);
   tcase_add_test(c, test_cli_teach_help);
+  tcase_add_loop_test(c, test_words, 0, sizeof words / sizeof *words);
+  tcase_add_test(c, test_words_hints);
   suite_add_tcase(s, t);
   suite_add_tcase(s, c);
   return s;

@@ -263,25 +263,20 @@ const char *web_load(const char *name, const char *text)
   return out;
 }
 
-static int cmp_text(const void *a, const void *b)
-{
-  return strcmp(*(char *const *)a, *(char *const *)b);
-}
-
-/* Terms as a JSON array of their texts, sorted by text. */
+/* Terms as a JSON array of their texts, sorted by text as gdl state
+ * lists them (gdl_sort_terms). */
 static void put_terms(const gdl_term *t, size_t n)
 {
-  char **v = calloc(n + 1, sizeof *v);
+  gdl_term *v = malloc((n + 1) * sizeof *v);
   size_t i;
   puts_("[");
-  for (i = 0; v && i < n; i++)
-    v[i] = strdup(gdl_term_str(ctx, t[i]));
+  if (v && n)
+    memcpy(v, t, n * sizeof *v);
   if (v)
-    qsort(v, n, sizeof *v, cmp_text);
+    gdl_sort_terms(ctx, v, n);
   for (i = 0; v && i < n; i++) {
     puts_(i ? ", " : "");
-    put_str(v[i] ? v[i] : "");
-    free(v[i]);
+    put_str(gdl_term_str(ctx, v[i]));
   }
   free(v);
   puts_("]");

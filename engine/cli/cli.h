@@ -24,6 +24,7 @@ typedef struct {
   const char *moves;          /* --moves */
   const char *term;           /* the TERM of query / explain */
   int json, quiet, clean;
+  int strict;                 /* --strict: warnings make the exit status 2 */
   const char *algorithm;      /* solve */
   int prune;                  /* solve: --prune 1, --no-prune -1 */
   int fewest_first;           /* solve: --fewest-first */

@@ -171,6 +171,7 @@ static const cli_option options[] = {
   { "--json", NULL, ALL, FIELD(json), NULL, 1 },
   { "--quiet", "-q", ALL, FIELD(quiet), NULL, 1 },
   { "--clean", NULL, ALL, FIELD(clean), NULL, 1 },
+  { "--strict", NULL, ALL, FIELD(strict), NULL, 1 },
   { "--check", NULL, FMT, FIELD(check), NULL, 1 },
   { "--write", "-w", FMT, FIELD(write), NULL, 1 },
   { "--syntax", NULL, ALL | FMT, FIELD(syntax), read_syntax, 0 },

@@ -16,13 +16,19 @@
 static const cli_command commands[] = {
   { "check", cmd_check, CLI_OPTS_ALL, CLI_READS_ONLY, NULL,
     "FILE...               check a description; print warnings and errors",
-    "usage: gdl check FILE... [--clean]\n"
+    "usage: gdl check FILE... [--clean] [--strict] [--quiet]\n"
     "Checks a GDL description: syntax, keywords, arities, safety of rules,\n"
     "stratified negation, the recursion restriction, and that a game defines\n"
-    "role, legal, goal and terminal.  Prints nothing and exits 0 when clean;\n"
+    "role, legal, goal and terminal.  Warns about likely slips: a relation\n"
+    "read but never defined, or defined but never read when its name is near\n"
+    "a keyword or a relation read ('did you mean'), a variable written once\n"
+    "near another of its rule.  Prints nothing and exits 0 when clean;\n"
     "prints warnings and exits 0 when there are only warnings; prints errors\n"
     "(FILE:LINE:COL, the line and a caret) and exits 2 otherwise.\n"
-    "  --clean    read (not (distinct A B)) as A = B, as ggp-base does\n" },
+    "  --clean    read (not (distinct A B)) as A = B, as ggp-base does\n"
+    "  --strict   warnings are errors: exit 2 when there is any (every\n"
+    "             command that reads a description takes it)\n"
+    "  --quiet    no note that a plain rule base is not a game\n" },
   { "solve", cmd_solve, CLI_OPTS_ALL, 0, NULL,
     "FILE... [options]     find a plan (shortest with bfs and iddfs)",
     "usage: gdl solve FILE... [--algorithm A] [--max-states N]\n"
@@ -32,7 +38,10 @@ static const cli_command commands[] = {
     "                 [--shorten | --no-shorten] [--quiet]\n"
     "Finds a sequence of moves from the initial state to a terminal state\n"
     "where the goal is 100.  Prints the plan, one move per line, then a\n"
-    "summary that says whether it is proven shortest.  Algorithms:\n"
+    "summary: whether the plan is proven shortest, the search that found\n"
+    "it or proved that none exists, and the states it expanded and\n"
+    "generated (summed, and each search's listed, where several ran).\n"
+    "Algorithms:\n"
     "  auto     (the default) astar, bfs, dfs, gbfs, each with a share of\n"
     "           the time: the first plan found, made shorter if it can be\n"
     "  astar    A* on estimates read off the rules: shortest\n"
@@ -59,6 +68,8 @@ static const cli_command commands[] = {
     "--max-seconds S: the whole command ends within S seconds (and 10%),\n"
     "set-up included: grounding that would take longer is cut there and\n"
     "the interpreter kept.\n"
+    "--quiet: no progress line (shown on standard error while it is a\n"
+    "terminal); the plan and the summary are printed as without it.\n"
     "Exit 0 solved, 1 no plan exists (the best goal reachable is reported),\n"
     "3 a limit or Ctrl-C stopped the search.\n" },
   { "legal", cmd_legal, CLI_OPTS_ALL, 0, NULL,
@@ -75,9 +86,12 @@ static const cli_command commands[] = {
   { "query", cmd_query, CLI_OPTS_ALL, 0, "TERM",
     "FILE... [--moves M] TERM  every instance of TERM that holds",
     "usage: gdl query FILE... [--moves 'M1 M2 ...'] [--json] TERM\n"
-    "Prints every instance of TERM that holds, one per line; variables are\n"
-    "written ?x.  Examples: '(legal ?r ?m)', '(ancestor ?x ?y)'.  Works on\n"
-    "plain rule bases that are not games too.\n" },
+    "Prints every instance of TERM that holds, one per line, sorted, in the\n"
+    "syntax of the description (infix for an infix file; --json in KIF);\n"
+    "variables are written ?x (or X in infix).  Examples: '(legal ?r ?m)',\n"
+    "'(ancestor ?x ?y)'.  Works on plain rule bases that are not games too.\n"
+    "A relation that depends on the moves (next) has no answers here:\n"
+    "gdl explain --does asks it after a move.\n" },
   { "playout", cmd_playout, CLI_OPTS_ALL, 0, NULL,
     "FILE... [--seed S]    random playouts, every step printed",
     "usage: gdl playout FILE... [--seed S] [--playouts K] [--max-steps M]\n"
@@ -126,8 +140,11 @@ static const cli_command commands[] = {
     "each fact with the rule that derived it (FILE:LINE) and the facts of\n"
     "that rule's body indented below it, down to the true facts of the\n"
     "state.  When FACT does not hold, it shows for each rule whose head\n"
-    "matches which literal of its body fails, and what held before it.\n"
-    "FACT may have variables (?x): each instance that holds is explained.\n"
+    "matches which literal of its body fails, and what held before it; a\n"
+    "failed literal that other rules derive gets the same, one level down.\n"
+    "FACT may have variables (?x): each instance that holds is explained,\n"
+    "in sorted order.  Facts, rules and FACT are written in the syntax of\n"
+    "the file (infix for an infix file), with the variables' own names.\n"
     "  --does M   one move per role played in that state, to explain facts\n"
     "             that depend on the moves: (next ...), (does ...)\n"
     "Exit 0 when FACT holds, 1 when it does not.\n" },
@@ -137,9 +154,10 @@ static const cli_command commands[] = {
     "Shows forward chaining on the state reached by the moves, round by\n"
     "round: the strata in the order they are evaluated (static ones first,\n"
     "then those that depend on the state, then with --does those that\n"
-    "depend on the moves), and in each the facts every rule derived, '+'\n"
-    "for a new fact and '=' for one already known.  A recursive stratum\n"
-    "runs in rounds until one adds nothing new (semi-naive evaluation).\n" },
+    "depend on the moves), and in each the facts every rule derived, sorted,\n"
+    "'+' for a new fact and '=' for one already known.  A recursive stratum\n"
+    "runs in rounds until one adds nothing new (semi-naive evaluation).\n"
+    "Rules and facts are written in the syntax of the file.\n" },
   { "graph", cmd_graph, CLI_OPTS_ALL, 0, NULL,
     "FILE... [--plan]      the reachable states as Graphviz DOT",
     "usage: gdl graph FILE... [--max-states N] [--plan] [--moves M]\n"

@@ -146,6 +146,8 @@ typedef struct {
   size_t count;
 } answers_t;
 
+/* An answer as text: in the description's syntax (infix for an infix
+ * file), but in KIF in JSON, as every JSON gdl writes. */
 static int print_answer(void *arg, gdl_term t)
 {
   answers_t *a = arg;
@@ -153,7 +155,7 @@ static int print_answer(void *arg, gdl_term t)
     printf(a->count ? ", " : "");
     json_str(gdl_term_str(a->ctx, t));
   } else {
-    printf("%s\n", gdl_term_str(a->ctx, t));
+    printf("%s\n", gdl_term_text(a->ctx, t, GDL_SYNTAX_AUTO));
   }
   a->count++;
   return 0;
@@ -188,6 +190,10 @@ int cmd_query(gdl_ctx *ctx, const opts_t *o)
     printf("], \"count\": %zu}\n", a.count);
   if (a.count == 0 && gdl_role_note(ctx, q))
     fprintf(stderr, "gdl: no answers: %s\n", gdl_role_note(ctx, q));
+  else if (a.count == 0 && gdl_depends_on_moves(ctx, q))
+    fprintf(stderr, "gdl: no answers: %s depends on the moves, and query "
+            "asks a state without them: gdl explain --does M asks it after "
+            "a move\n", o->term);
   return 0;
 }
 
@@ -286,12 +292,12 @@ int cmd_playout(gdl_ctx *ctx, const opts_t *o)
  * command, set-up included: the clock runs from main's start, and the
  * library's time limit (gdl_set_time_limit) stops the work soon after S
  * (doc/engine.md, "Limits"), in the middle of a derivation, of the
- * grounding or of a playout.  With --engine auto, the grounding attempt gets at most
- * half of S (and at most its own budget), so that the playouts have the
- * other half at least whichever engine runs them; --engine ground gives
- * it all of S.  A playout cut by the limit is not counted; its states
- * are.  The rates are over the playouts' time.  Ctrl-C stops it the same
- * way: the counts so far, exit status 3. */
+ * grounding or of a playout.  With --engine auto, the grounding attempt
+ * gets at most half of S (and at most its own budget), so that the
+ * playouts have the other half at least whichever engine runs them;
+ * --engine ground gives it all of S.  A playout cut by the limit is not
+ * counted; its states are.  The rates are over the playouts' time.
+ * Ctrl-C stops it the same way: the counts so far, exit status 3. */
 int cmd_bench(gdl_ctx *ctx, const opts_t *o)
 {
   gdl_state init = { 0, 0, NULL };
@@ -300,6 +306,7 @@ int cmd_bench(gdl_ctx *ctx, const opts_t *o)
   double setup, start, el;
   unsigned long long states = 0, playouts = 0;
   gdl_status st = GDL_OK;
+  size_t props, rules, inputs;
   int rc;
   if (secs > 0) {
     double left = secs - (now() - o->started);
@@ -331,21 +338,26 @@ int cmd_bench(gdl_ctx *ctx, const opts_t *o)
   if (st != GDL_OK && !cli_interrupted &&
       strncmp(gdl_errmsg(ctx), "time limit", 10) != 0)
     return fail(ctx, st);      /* memory, or bad input */
-  {
-    size_t rules, inputs, props = gdl_ground_size(ctx, &rules, &inputs);
-    if (!o->json && props)
-      printf("%s: ground network: %zu propositions, %zu rules, %zu inputs\n",
-             o->files[0], props, rules, inputs);
-    else if (!o->json && gdl_engine_note(ctx)[0])
-      printf("%s: not grounded: %s\n", o->files[0], gdl_engine_note(ctx));
-  }
-  if (o->json)
+  props = gdl_ground_size(ctx, &rules, &inputs);
+  if (!o->json && props)
+    printf("%s: ground network: %zu propositions, %zu rules, %zu inputs\n",
+           o->files[0], props, rules, inputs);
+  else if (!o->json && gdl_engine_note(ctx)[0])
+    printf("%s: not grounded: %s\n", o->files[0], gdl_engine_note(ctx));
+  if (o->json) {
+    /* the network's size (0 when interpreted) and why not grounded, so a
+     * table of every game (tests/bench_corpus.sh) needs one run a game */
     printf("{\"file\": \"%s\", \"engine\": \"%s\", \"states_per_second\": "
            "%.1f, \"playouts_per_second\": %.2f, \"setup_ms\": %.2f, "
-           "\"states\": %llu, \"playouts\": %llu, \"seconds\": %.3f}\n",
+           "\"states\": %llu, \"playouts\": %llu, \"seconds\": %.3f, "
+           "\"propositions\": %zu, \"rules\": %zu, \"inputs\": %zu, "
+           "\"engine_note\": ",
            o->files[0], gdl_engine_name(ctx), el > 0 ? states / el : 0,
-           el > 0 ? playouts / el : 0, setup, states, playouts, el);
-  else
+           el > 0 ? playouts / el : 0, setup, states, playouts, el, props,
+           rules, inputs);
+    json_str(gdl_engine_note(ctx));
+    printf("}\n");
+  } else
     printf("%s: %.0f states/s, %.1f playouts/s, set-up %.1f ms (engine "
            "%s; %llu states, %llu playouts in %.2f s)\n", o->files[0],
            el > 0 ? states / el : 0, el > 0 ? playouts / el : 0, setup,

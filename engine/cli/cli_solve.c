@@ -89,6 +89,48 @@ int cmd_solve(gdl_ctx *ctx, const opts_t *o)
   return solve_report(ctx, o, &res, NULL);
 }
 
+/* What proved the puzzle unsolvable, and which search did: the summary's
+ * first part. */
+static void unsolvable_text(const gdl_solve_result *r)
+{
+  const char *by = gdl_algorithm_name(r->found_by);
+  if (r->dead_start) {
+    /* no state expanded: an analysis of the rules proved it */
+    const char *why =
+        strcmp(r->dead_start, "h_max") == 0
+            ? "h_max, the estimate of the relaxed game, is infinite"
+        : strcmp(r->dead_start, "groups") == 0
+            ? "the groups' estimate is infinite"
+        : strcmp(r->dead_start, "latches") == 0
+            ? "a latched fluent rules goal 100 out"
+            : "the move budget: the moves still possible cannot last as "
+              "long as the step counter demands";
+    printf("; unsolvable: no plan: the start is a dead end (%s), proven by "
+           "%s before any state was expanded (--no-prune searches anyway, "
+           "for the best goal)", why, by);
+  } else if (r->goal_bound && r->goal >= 0) {
+    printf("; unsolvable: no terminal state with goal 100 is reachable, "
+           "proven by %s; the best goal found is %ld (the plan above; a "
+           "step counter was left out: --no-counter finds the best)", by,
+           r->goal);
+  } else if (r->goal_bound) {
+    printf("; unsolvable: no terminal state with goal 100 is reachable, "
+           "proven by %s (a step counter was left out: --no-counter finds "
+           "the best goal)", by);
+  } else if (r->goal >= 0) {
+    printf("; unsolvable: no terminal state with goal 100 is reachable, "
+           "proven by %s; the best goal reachable is %ld (the plan above)",
+           by, r->goal);
+  } else if (r->pruned) {
+    printf("; unsolvable: no terminal state with goal 100 is reachable, "
+           "proven by %s (dead ends were left out: --no-prune finds the "
+           "best goal)", by);
+  } else {
+    printf("; unsolvable: no terminal state with a goal is reachable, "
+           "proven by %s", by);
+  }
+}
+
 int solve_report(gdl_ctx *ctx, const opts_t *o, const gdl_solve_result *r,
                  const char *json_extra)
 {
@@ -116,31 +158,28 @@ int solve_report(gdl_ctx *ctx, const opts_t *o, const gdl_solve_result *r,
       printf(", goal 100, %s (%s)",
              res.optimal ? "shortest" : "not proven shortest",
              gdl_algorithm_name(res.found_by));
-    } else if (res.status == GDL_UNSOLVABLE && res.goal_bound &&
-               res.goal >= 0) {
-      printf("; unsolvable: no terminal state with goal 100 is reachable; "
-             "the best goal found is %ld (the plan above; a step counter "
-             "was left out: --no-counter finds the best)", res.goal);
-    } else if (res.status == GDL_UNSOLVABLE && res.goal_bound) {
-      printf("; unsolvable: no terminal state with goal 100 is reachable "
-             "(a step counter was left out: --no-counter finds the best "
-             "goal)");
-    } else if (res.status == GDL_UNSOLVABLE && res.goal >= 0) {
-      printf("; unsolvable: no terminal state with goal 100 is reachable; "
-             "the best goal reachable is %ld (the plan above)", res.goal);
-    } else if (res.status == GDL_UNSOLVABLE && res.pruned) {
-      printf("; unsolvable: no terminal state with goal 100 is reachable "
-             "(dead ends were left out: --no-prune finds the best goal)");
     } else if (res.status == GDL_UNSOLVABLE) {
-      printf("; unsolvable: no terminal state with a goal is reachable");
+      unsolvable_text(&res);
     } else {
       printf("; limit: %s after searching depth %u completely", res.why,
              res.depth);
     }
-    printf("; %llu states expanded, %llu generated, %.3f s, %.1f MB peak\n",
+    printf("; %llu states expanded, %llu generated, %.3f s, %.1f MB peak",
            (unsigned long long)res.expanded,
            (unsigned long long)res.generated, res.seconds,
            (double)res.peak_memory / 1048576.0);
+    if (res.nsearches > 1) {
+      /* the counts above are sums: say over what */
+      printf("; summed over the searches %s: ",
+             !o->algorithm || strcmp(o->algorithm, "auto") == 0
+                 ? "auto ran" : "run");
+      for (i = 0; i < res.nsearches; i++)
+        printf(i ? ", %s %llu and %llu" : "%s %llu expanded and %llu generated",
+               res.searches[i].name,
+               (unsigned long long)res.searches[i].expanded,
+               (unsigned long long)res.searches[i].generated);
+    }
+    putchar('\n');
   }
   return res.status == GDL_SOLVED ? 0 : res.status == GDL_UNSOLVABLE ? 1 : 3;
 }

@@ -62,6 +62,12 @@ int load(gdl_ctx *ctx, const opts_t *o)
   }
   if (st != GDL_OK || gdl_error_count(ctx))
     return 2;
+  if (o->strict && gdl_warning_count(ctx)) {
+    size_t n = gdl_warning_count(ctx);
+    fprintf(stderr, "gdl: error: %zu warning%s, and --strict makes "
+            "warnings errors\n", n, n == 1 ? "" : "s");
+    return 2;
+  }
   if (gdl_is_game(ctx)) {
     gdl_engine e = !o->engine || strcmp(o->engine, "auto") == 0
                        ? GDL_ENGINE_AUTO
@@ -108,22 +114,25 @@ void json_str(const char *s)
   putchar('"');
 }
 
-static int compare_text(const void *a, const void *b)
-{
-  return strcmp(*(char *const *)a, *(char *const *)b);
-}
-
-
-/* Terms as text, sorted by their text (byte order). */
+/* Terms as KIF text, sorted by their text (byte order) by the library's
+ * one sort of facts for a person (gdl_sort_terms), as trace and explain
+ * list them. */
 char **terms_text(gdl_ctx *ctx, const gdl_term *t, size_t n)
 {
   char **v = calloc(n + 1, sizeof *v);
+  gdl_term *s = malloc((n + 1) * sizeof *s);
   size_t i;
-  if (!v)
+  if (!v || !s) {
+    free(v);
+    free(s);
     return NULL;
+  }
+  if (n)
+    memcpy(s, t, n * sizeof *s);
+  gdl_sort_terms(ctx, s, n);
   for (i = 0; i < n; i++)
-    v[i] = strdup(gdl_term_str(ctx, t[i]));
-  qsort(v, n, sizeof *v, compare_text);
+    v[i] = strdup(gdl_term_str(ctx, s[i]));
+  free(s);
   return v;
 }
 

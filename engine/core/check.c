@@ -14,8 +14,15 @@
  *    recursion restriction and the restricted dependencies are checked,
  *    and each relation gets a phase: static, state (depends on `true`) or
  *    move (depends on `does`); see strata.c.
- * 5. Relations used but never defined are reported, and whether the
- *    program is a game (role, legal, goal and terminal defined).
+ * 5. Whether the program is a game (role, legal, goal and terminal
+ *    defined), after the likely slips (typos.c): relations read but never
+ *    defined, or defined in a game and never read, near a name meant,
+ *    and variables written once near another.
+ *
+ * A relation used with several arities is reported once every form is
+ * read: the arity used most is taken as meant (the first one used, of
+ * those used as often), and each use with another is the slip, reported
+ * at its own place with the place of the arity meant.
  */
 #include <stdio.h>
 #include <stdlib.h>
@@ -25,16 +32,28 @@
 
 #define MAX_EXPANSION 4096
 
+/* A use of a name as a relation, kept to weigh its arities. */
+typedef struct {
+  uint32_t sym, arity;
+  const gdl_node *at;  /* the atom */
+  uint32_t next;       /* the next use of the same name + 1, or 0 */
+} reluse_t;
+
 typedef struct {
   gdl_ctx *ctx;
   unsigned flags;
   uint32_t *relar;     /* per symbol: arity + 1 as a relation, 0 unseen */
-  const gdl_node **relat; /* per symbol: where first used as a relation */
+  uint8_t *relmixed;   /* per symbol: used with more than one arity */
+  uint32_t *relfirst, *rellast; /* per symbol: its first, last use + 1 */
+  reluse_t *uses;      /* every use of a name as a relation, in order */
+  uint32_t nuses, usecap;
+  relseen_t *seen;     /* per symbol: where defined and read (typos.c) */
+  uint32_t nseen;      /* symbols when the conversion began */
   uint32_t *fnar;      /* per symbol: arity + 1 as a function */
   uint8_t *fnwarned;
   uint8_t *relrule;    /* per symbol: used as a relation by a rule */
-  uint8_t *relwarned;
   int in_fact;         /* the form in hand is a fact */
+  int reading;         /* the atom in hand is a body literal */
   uint32_t *vars;      /* names of the variables of the rule in hand */
   uint32_t nvars, varcap;
   int allow_vars;
@@ -218,12 +237,17 @@ static gdl_term conv_term(conv_t *cv, const gdl_node *n)
   }
 }
 
-/* Records the arity of a relation; reports a second, different one. */
+/* Records the use of a relation: its arity (a second one is reported by
+ * check_arities once every form is read) and where it is defined and
+ * read. */
 static void note_relation(conv_t *cv, const gdl_node *at, uint32_t sym,
                           uint32_t arity, int parens)
 {
   gdl_ctx *ctx = cv->ctx;
   int ka = keyword_arity(sym);
+  int own = !ctx->files[at->file].included;
+  relseen_t *seen = &cv->seen[sym];
+  reluse_t *u;
   uint32_t r;
   if (ka >= 0 && (uint32_t)ka != arity) {
     char msg[200];
@@ -232,43 +256,37 @@ static void note_relation(conv_t *cv, const gdl_node *at, uint32_t sym,
     err(cv, at, "%s", msg);
     return;
   }
-  if (cv->relar[sym] && cv->relar[sym] != arity + 1) {
-    char w[300];
-    node_where(ctx, cv->relat[sym], w, sizeof w);
-    if (cv->in_fact && !cv->relrule[sym]) {
-      /* only facts disagree: nothing reads them as one relation */
-      if (!cv->relwarned[sym])
-        diag_add(ctx, SEV_WARNING, at->file, at->start, at->end,
-                 "relation '%s' has %u argument%s here but %u at %s; the "
-                 "facts are kept as two relations", sym_text(ctx, sym), arity,
-                 arity == 1 ? "" : "s", cv->relar[sym] - 1, w);
-      cv->relwarned[sym] = 1;
-    } else {
-      char msg[400];
-      snprintf(msg, sizeof msg,
-               "relation '%s' is used with %u argument%s here but with %u "
-               "at %s", sym_text(ctx, sym), arity, arity == 1 ? "" : "s",
-               cv->relar[sym] - 1, w);
-      err(cv, at, "%s", msg);
-      return;
-    }
-  }
-  if (!cv->relar[sym]) {
+  if (cv->relar[sym] && cv->relar[sym] != arity + 1)
+    cv->relmixed[sym] = 1;
+  if (!cv->relar[sym])
     cv->relar[sym] = arity + 1;
-    cv->relat[sym] = at;
+  GROW(ctx, cv->uses, cv->usecap, cv->nuses);
+  u = &cv->uses[cv->nuses++];
+  u->sym = sym;
+  u->arity = arity;
+  u->at = at;
+  u->next = 0;
+  if (cv->rellast[sym])
+    cv->uses[cv->rellast[sym] - 1].next = cv->nuses;
+  else
+    cv->relfirst[sym] = cv->nuses;
+  cv->rellast[sym] = cv->nuses;
+  if (cv->reading) {
+    if (!seen->read)
+      seen->read = at;
+    if (own && !seen->read_own)
+      seen->read_own = at;
+  } else {
+    if (!seen->def)
+      seen->def = at;
+    if (own && !seen->def_own)
+      seen->def_own = at;
   }
   if (!cv->in_fact)
     cv->relrule[sym] = 1;
   if (sym >= S_INIT && sym <= S_TERMINAL)   /* role alone is not enough */
     cv->game_words = 1;
   r = rel_get(ctx, sym, arity);
-  if (!ctx->files[at->file].included)
-    ctx->rels[r].used_outside = 1;
-  if (!ctx->rels[r].bare && !ctx->rels[r].parens) {
-    ctx->rels[r].file = at->file;
-    ctx->rels[r].start = at->start;
-    ctx->rels[r].end = at->end;
-  }
   if (arity == 0) {
     if ((parens && ctx->rels[r].bare && !ctx->rels[r].parens) ||
         (!parens && ctx->rels[r].parens && !ctx->rels[r].bare))
@@ -402,7 +420,9 @@ static void conv_literal(conv_t *cv, const gdl_node *n, slot_t *slot)
         return;
       }
       l.kind = L_NEG;
+      cv->reading = 1;
       l.a = conv_atom(cv, x, &l.rel);
+      cv->reading = 0;
       if (l.a)
         push_alt(ctx, slot, &l);
       return;
@@ -435,7 +455,9 @@ static void conv_literal(conv_t *cv, const gdl_node *n, slot_t *slot)
     }
   }
   l.kind = L_POS;
+  cv->reading = 1;
   l.a = conv_atom(cv, n, &l.rel);
+  cv->reading = 0;
   if (l.a)
     push_alt(ctx, slot, &l);
 }
@@ -461,7 +483,7 @@ static int unbound(gdl_ctx *ctx, const rule_t *r, gdl_term t,
                    const uint8_t *anywhere, const char *what)
 {
   uint8_t mark[256], *m = mark;
-  uint32_t v;
+  uint32_t v, *bvars = NULL;
   int bad = 0;
   if (r->nvars > sizeof mark)
     m = ctx_alloc(ctx, r->nvars);
@@ -474,20 +496,35 @@ static int unbound(gdl_ctx *ctx, const rule_t *r, gdl_term t,
     at = find_var(src, r->varnames[v]);
     if (!at)
       at = src;
-    if (anywhere[v])
+    if (anywhere[v]) {
       diag_add(ctx, SEV_ERROR, at->file, at->start, at->end,
                "unsafe rule: variable %s %s is bound in some disjuncts of "
                "an 'or' but not in all of them",
                infix_var_shown(ctx, at->file, r->varnames[v]), what);
-    else
+    } else {
+      /* a slip for a variable that is bound? */
+      uint32_t w, n = 0, meant;
+      char name[256], hint[300] = "";
+      if (!bvars)
+        bvars = ctx_alloc(ctx, r->nvars * sizeof *bvars);
+      for (w = 0; w < r->nvars; w++)
+        if (bound[w])
+          bvars[n++] = r->varnames[w];
+      meant = typo_var_meant(ctx, r->varnames[v], bvars, n);
+      if (meant)
+        snprintf(hint, sizeof hint, "; did you mean %.256s?",
+                 infix_var_shown(ctx, at->file, meant));
+      snprintf(name, sizeof name, "%s",
+               infix_var_shown(ctx, at->file, r->varnames[v]));
       diag_add(ctx, SEV_ERROR, at->file, at->start, at->end,
                "unsafe rule: variable %s %s is not bound by a positive "
-               "literal of the body",
-               infix_var_shown(ctx, at->file, r->varnames[v]), what);
+               "literal of the body%s", name, what, hint);
+    }
     bad = 1;
   }
   if (m != mark)
     ctx_free(ctx, m);
+  ctx_free(ctx, bvars);
   return bad;
 }
 
@@ -661,18 +698,83 @@ static void conv_form(conv_t *cv, const gdl_node *n)
 }
 
 
-static void check_undefined(gdl_ctx *ctx)
+/* " and N other places" after the place of the arity meant, when it is
+ * used more than once. */
+static void other_places(char *buf, size_t len, uint32_t count)
 {
-  uint32_t i;
-  for (i = 0; i < ctx->nrels; i++) {
-    const rel_t *r = &ctx->rels[i];
-    /* a library may leave relations for the files that include it */
-    if (r->defined || r->sym < S_NKEYWORDS || !r->used_outside)
-      continue;
-    diag_add(ctx, SEV_WARNING, r->file, r->start, r->end,
-             "'%s' is used but never defined, so it is always false",
-             sym_text(ctx, r->sym));
+  if (count > 1)
+    snprintf(buf, len, " and in %u other place%s", count - 1,
+             count == 2 ? "" : "s");
+  else
+    buf[0] = 0;
+}
+
+/* The names used as relations with several arities: the arity used most
+ * is meant (of those used as often, the one used first), and each use
+ * with another is reported at its place, naming the first place of the
+ * arity meant.  An error when a rule uses the name; when only facts do,
+ * a warning, and the facts are kept as relations of their arities. */
+static void check_arities(conv_t *cv)
+{
+  gdl_ctx *ctx = cv->ctx;
+  uint32_t i, *meant = NULL, *count = NULL;
+  const gdl_node **where = NULL;
+  struct { uint32_t arity, n; const gdl_node *at; } *tally = NULL;
+  uint32_t tallycap = 0;
+  for (i = 0; i < cv->nuses; i++) {
+    uint32_t sym = cv->uses[i].sym, k, nt = 0, u, best = 0;
+    if (!cv->relmixed[sym] || cv->relfirst[sym] != i + 1)
+      continue;                    /* weighed at its first use */
+    if (!meant) {
+      meant = ctx_alloc(ctx, ctx->nsyms * sizeof *meant);
+      count = ctx_alloc(ctx, ctx->nsyms * sizeof *count);
+      where = ctx_alloc(ctx, ctx->nsyms * sizeof *where);
+    }
+    for (u = i + 1; u; u = cv->uses[u - 1].next) {
+      const reluse_t *x = &cv->uses[u - 1];
+      for (k = 0; k < nt && tally[k].arity != x->arity; k++)
+        ;
+      if (k == nt) {
+        GROW(ctx, tally, tallycap, nt);
+        tally[nt].arity = x->arity;
+        tally[nt].n = 0;
+        tally[nt].at = x->at;
+        nt++;
+      }
+      tally[k].n++;
+    }
+    for (k = 1; k < nt; k++)       /* in order of first use: ties go first */
+      if (tally[k].n > tally[best].n)
+        best = k;
+    meant[sym] = tally[best].arity + 1;
+    count[sym] = tally[best].n;
+    where[sym] = tally[best].at;
   }
+  for (i = 0; i < cv->nuses; i++) {
+    const reluse_t *x = &cv->uses[i];
+    uint32_t sym = x->sym, a = meant ? meant[sym] : 0;
+    char w[300], more[40];
+    if (!cv->relmixed[sym] || x->arity + 1 == a)
+      continue;
+    node_where(ctx, where[sym], w, sizeof w);
+    other_places(more, sizeof more, count[sym]);
+    if (cv->relrule[sym]) {
+      diag_add(ctx, SEV_ERROR, x->at->file, x->at->start, x->at->end,
+               "relation '%s' is used with %u argument%s here but with %u "
+               "at %s%s", sym_text(ctx, sym), x->arity,
+               x->arity == 1 ? "" : "s", a - 1, w, more);
+    } else {
+      /* only facts disagree: nothing reads them as one relation */
+      diag_add(ctx, SEV_WARNING, x->at->file, x->at->start, x->at->end,
+               "relation '%s' has %u argument%s here but %u at %s%s; the "
+               "facts are kept as two relations", sym_text(ctx, sym),
+               x->arity, x->arity == 1 ? "" : "s", a - 1, w, more);
+    }
+  }
+  ctx_free(ctx, meant);
+  ctx_free(ctx, count);
+  ctx_free(ctx, where);
+  ctx_free(ctx, tally);
 }
 
 static void check_game(gdl_ctx *ctx)
@@ -720,21 +822,27 @@ static void conv_begin(gdl_ctx *ctx, conv_t *cv, unsigned flags)
   cv->ctx = ctx;
   cv->flags = flags;
   cv->relar = ctx_alloc(ctx, ctx->nsyms * sizeof *cv->relar);
-  cv->relat = ctx_alloc(ctx, ctx->nsyms * sizeof *cv->relat);
+  cv->relmixed = ctx_alloc(ctx, ctx->nsyms);
+  cv->relfirst = ctx_alloc(ctx, ctx->nsyms * sizeof *cv->relfirst);
+  cv->rellast = ctx_alloc(ctx, ctx->nsyms * sizeof *cv->rellast);
+  cv->seen = ctx_alloc(ctx, ctx->nsyms * sizeof *cv->seen);
+  cv->nseen = ctx->nsyms;
   cv->fnar = ctx_alloc(ctx, ctx->nsyms * sizeof *cv->fnar);
   cv->fnwarned = ctx_alloc(ctx, ctx->nsyms);
   cv->relrule = ctx_alloc(ctx, ctx->nsyms);
-  cv->relwarned = ctx_alloc(ctx, ctx->nsyms);
 }
 
 static void conv_end(gdl_ctx *ctx, conv_t *cv)
 {
   ctx_free(ctx, cv->relar);
-  ctx_free(ctx, cv->relat);
+  ctx_free(ctx, cv->relmixed);
+  ctx_free(ctx, cv->relfirst);
+  ctx_free(ctx, cv->rellast);
+  ctx_free(ctx, cv->uses);
+  ctx_free(ctx, cv->seen);
   ctx_free(ctx, cv->fnar);
   ctx_free(ctx, cv->fnwarned);
   ctx_free(ctx, cv->relrule);
-  ctx_free(ctx, cv->relwarned);
   ctx_free(ctx, cv->vars);
 }
 
@@ -743,6 +851,7 @@ gdl_status check_program(gdl_ctx *ctx, unsigned flags)
 {
   conv_t cv;
   const gdl_node *n;
+  uint32_t first;
   PROTECT(ctx);
   if (ctx->compiled)
     ctx_throw(ctx, GDL_EINPUT, "the description is already compiled");
@@ -752,17 +861,20 @@ gdl_status check_program(gdl_ctx *ctx, unsigned flags)
     return GDL_EINPUT;
   }
   conv_begin(ctx, &cv, flags);
+  first = ctx->ndiags;
   for (n = ctx->forms.first; n; n = n->next)
     conv_form(&cv, n);
-  conv_end(ctx, &cv);
+  check_arities(&cv);
+  diag_sort(ctx, first);        /* the arities' among the forms' */
   ctx->game_words = cv.game_words;
   keyword_rels(ctx);
   if (!ctx->nerrors) {
     strata_build(ctx);
-    check_undefined(ctx);
+    typos_report(ctx, cv.seen, cv.nseen);
     if (ctx->nfiles)
       check_game(ctx);
   }
+  conv_end(ctx, &cv);
   if (ctx->nerrors) {
     UNPROTECT(ctx);
     ctx_setmsg(ctx, "the description has errors");
@@ -802,6 +914,12 @@ gdl_status gdl_parse_terms(gdl_ctx *ctx, const char *label, const char *text,
     if (t)
       (*out)[i++] = t;
   }
+  ctx->naskedvars = 0;
+  if (cv.nvars) {
+    GROW(ctx, ctx->askedvars, ctx->askedvarcap, cv.nvars);
+    COPY(ctx->askedvars, cv.vars, cv.nvars * sizeof *ctx->askedvars);
+  }
+  ctx->naskedvars = cv.nvars;
   conv_end(ctx, &cv);
   *n = i;
   UNPROTECT(ctx);

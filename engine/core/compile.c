@@ -83,6 +83,19 @@ int role_note(gdl_ctx *ctx, gdl_term t, strbuf_t *b)
   return 1;
 }
 
+int gdl_depends_on_moves(const gdl_ctx *ctx, gdl_term t)
+{
+  const term_t *x;
+  int r;
+  if (!ctx->compiled || !ctx->is_game || !t || t >= ctx->nterms)
+    return 0;
+  x = &ctx->terms[t];
+  if (x->kind == T_VAR)
+    return 0;
+  r = rel_find(ctx, x->sym, x->kind == T_FN ? x->arity : 0);
+  return r >= 0 && ctx->rels[r].phase == P_MOVE;
+}
+
 const char *gdl_role_note(gdl_ctx *ctx, gdl_term t)
 {
   jmp_buf jb, *old = ctx->jmp;

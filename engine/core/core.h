@@ -116,6 +116,10 @@ typedef struct {
 
 void diag_add(gdl_ctx *ctx, int sev, uint32_t file, uint32_t start,
               uint32_t end, const char *fmt, ...);
+/* The diagnostics from index `from` on in the order of their files and
+ * places, each with the notes after it (left as they are once errors
+ * were dropped for being too many). */
+void diag_sort(gdl_ctx *ctx, uint32_t from);
 /* FILE:LINE:COL for a position (buffer must hold 64 bytes + name). */
 void diag_where(const gdl_ctx *ctx, uint32_t file, uint32_t off,
                 uint32_t *line, uint32_t *col);
@@ -187,6 +191,9 @@ void sb_putc(gdl_ctx *ctx, strbuf_t *b, char c);
 void sb_puts(gdl_ctx *ctx, strbuf_t *b, const char *s, size_t n);
 void sb_printf(gdl_ctx *ctx, strbuf_t *b, const char *fmt, ...);
 void sb_term(gdl_ctx *ctx, strbuf_t *b, gdl_term t, const uint32_t *varnames);
+/* Sorts terms in place by their KIF text, byte order: the order gdl lists
+ * facts in for a person (gdl state, trace, explain, graph). */
+void term_sort_text(gdl_ctx *ctx, gdl_term *a, uint32_t n);
 
 /* ---- the program (check.c) -------------------------------------------- */
 
@@ -207,6 +214,8 @@ typedef struct {
   gdl_term keypat;       /* the part of the atom whose value is known */
   uint32_t cols;         /* or, for an index on several arguments, which
                             (rel_t.idx[key].cols) */
+  uint32_t fkey;         /* or, for an index on an argument's functor,
+                            the key (eval_functor_key) */
 } step_t;
 
 typedef struct {
@@ -225,17 +234,22 @@ typedef struct {
   const gdl_node *hsrc;  /* its head */
   uint32_t scc;
   plan_t full;           /* the join order for a whole evaluation */
-  plan_t *delta;         /* per body literal in the same SCC: join order
-                            with that literal first (semi-naive), else n=0 */
+  plan_t *delta;         /* per positive body literal: the join order with
+                            it first, over its new facts (semi-naive); made
+                            for those in the same SCC, and for all when
+                            planning for grounding (eval_phase_since reads
+                            them); else n = 0 */
   plan_t lazy;           /* lazy relations: the join order with the
                             head's key arguments (rel_t.lazykey) known */
 } rule_t;
 
 enum { P_STATIC, P_STATE, P_MOVE };
 
+#define IDX_FUNCTOR (-2)
 typedef struct {
   int16_t arg, sub;      /* indexed on argument arg, or on argument sub of
-                            argument arg when sub >= 0 */
+                            argument arg when sub >= 0, or on the functor
+                            of argument arg when sub is IDX_FUNCTOR */
   uint32_t cols;         /* or, when not 0, on the arguments of these bits
                             together (a hash of their values) */
   uint32_t *head;        /* map slot -> key term; 0 empty (NULL: not built) */
@@ -252,12 +266,10 @@ typedef struct {
   uint8_t phase;         /* P_STATIC, P_STATE or P_MOVE */
   uint8_t defined;       /* has a rule or a fact */
   uint8_t bare, parens;  /* seen as `p`, seen as `(p)` (arity 0) */
-  uint8_t used_outside;  /* used in a file not read through #include */
   uint8_t lazy;          /* evaluated on demand, key by key (eval.c) */
   uint8_t *lazykey;      /* lazy: per argument, 1 when every use binds it
                             (the key the answers are looked up by) */
   uint32_t nkey;         /* lazy: key arguments; arity: asked with all known */
-  uint32_t file, start, end;   /* first use, for messages */
   gdl_term *facts;       /* derived facts (atoms), insertion order */
   uint32_t n, cap;
   index_t *idx;          /* indexes the plans use, built when first needed */
@@ -281,6 +293,35 @@ int rel_find(const gdl_ctx *ctx, uint32_t sym, uint32_t arity);
  * errors); compile.c's gdl_compile makes them ready for evaluation. */
 gdl_status check_program(gdl_ctx *ctx, unsigned flags);
 
+/* ---- likely slips (typos.c) ------------------------------------------- */
+
+/* Where the checker saw a name used as a relation, indexed by symbol (as
+ * many as there were when it began): the atoms as written (a list, or
+ * the symbol of a 0-ary atom). */
+typedef struct {
+  const gdl_node *def;       /* its first fact or rule head */
+  const gdl_node *def_own;   /* the same outside `;#include`d files */
+  const gdl_node *read;      /* its first use in a rule's body */
+  const gdl_node *read_own;  /* the same outside `;#include`d files */
+} relseen_t;
+
+/* The optimal string alignment distance of a and b (insertions,
+ * deletions, substitutions and swaps of neighbours, 1 each), or
+ * UINT32_MAX when either is longer than 64 bytes. */
+uint32_t typo_distance(const char *a, size_t na, const char *b, size_t nb);
+/* That distance when b is a likely spelling meant by a, else 0 (the
+ * policy of doc/dialect.md 3.9). */
+uint32_t typo_near(const char *a, size_t na, const char *b, size_t nb);
+/* The variable of vars (n of them, symbols with their '?') that var was
+ * likely meant to be, or 0. */
+uint32_t typo_var_meant(gdl_ctx *ctx, uint32_t var, const uint32_t *vars,
+                        uint32_t n);
+/* Warnings for a description without errors: names read as relations
+ * that nothing defines, names a game defines that nothing reads near a
+ * name that is read, variables written once near another of their rule;
+ * in the order of the files and places.  For check_program. */
+void typos_report(gdl_ctx *ctx, const relseen_t *seen, uint32_t nseen);
+
 /* ---- evaluation order (strata.c) -------------------------------------- */
 
 /* The rules' components in evaluation order (ctx->sccs, rule_t.scc,
@@ -303,6 +344,11 @@ typedef struct {
 
 /* Evaluates every stratum of a phase, in order. */
 void eval_phase(gdl_ctx *ctx, int phase);
+/* The same over a database that has only grown since each relation r had
+ * since[r] facts, every one of which the phase's rules have seen (the
+ * relaxed rounds of network/ground.c): only joins that use a newer fact
+ * run.  since = NULL: eval_phase. */
+void eval_phase_since(gdl_ctx *ctx, int phase, const uint32_t *since);
 /* Empties the relations of a phase (and of the later phases). */
 void eval_clear(gdl_ctx *ctx, int phase);
 /* Empties one relation. */
@@ -336,6 +382,11 @@ void eval_reserve(gdl_ctx *ctx, uint32_t nvars);
  * not static, knowing the sizes of the static relations); the first time,
  * chooses the lazy relations. */
 void eval_plan(gdl_ctx *ctx, int again);
+/* The key of a term's functor in an index on it (IDX_FUNCTOR). */
+static inline uint32_t eval_functor_key(const term_t *t)
+{
+  return ((t->sym << 5) | (t->arity & 31)) + 1;
+}
 
 /* ---- the roles (compile.c) -------------------------------------------- */
 
@@ -370,6 +421,13 @@ void infix_term(gdl_ctx *ctx, strbuf_t *b, gdl_term t,
 /* A variable's name (?x) for a message about file `file`: as it is for a
  * KIF file, in infix (X) for an infix one.  Valid until the next call. */
 const char *infix_var_shown(gdl_ctx *ctx, uint32_t file, uint32_t sym);
+/* 1 when the description is infix: its first file that is not a term
+ * given alone (gdl_parse_terms) is.  Answers are written in its syntax. */
+int infix_described(const gdl_ctx *ctx);
+/* t in KIF (infix = 0) or infix, its variables by the names they had in
+ * the text gdl_parse_terms read last (?_N or __N when t has more), so
+ * that a question is written back as it was asked. */
+void term_put_asked(gdl_ctx *ctx, strbuf_t *b, gdl_term t, int infix);
 /* Whether terms given on the command line are infix: when the description
  * is infix and the text has neither a '(' that opens a KIF list nor a
  * '?' (outside quotes); else they are KIF. */
@@ -453,6 +511,10 @@ struct gdl_ctx {
   uint32_t termmask;
   uint8_t *present;            /* per term: a fact in the database now */
   strbuf_t termtext;
+  uint32_t *askedvars;         /* the names (?x symbols) of the variables
+                                  of the text gdl_parse_terms read last,
+                                  by index: a question written back */
+  uint32_t naskedvars, askedvarcap;
 
   /* the program */
   int compiled;
@@ -472,6 +534,10 @@ struct gdl_ctx {
   size_t nfacts, fact_limit;   /* facts held now, and the limit */
   int statics_done;            /* static relations are evaluated */
   int relaxed;                 /* `not` of a non-static relation holds */
+  int plan_ground;             /* join orders for grounding: `true`
+                                  indexed by its fluents' functors too
+                                  (eval_plan.c, pick_key), and each
+                                  positive literal's semi-naive plan */
   int nlazy;                   /* lazy relations (none: all materialised) */
   uint8_t *lazyval;            /* per atom of a lazy relation: 1 holds, 2 not */
   uint32_t *lazyans;           /* per key term of a lazy relation: offset of

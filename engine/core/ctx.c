@@ -85,6 +85,51 @@ void diag_add(gdl_ctx *ctx, int sev, uint32_t file, uint32_t start,
     ctx->nwarnings++;
 }
 
+/* A diagnostic and the notes after it, to be sorted as one. */
+typedef struct {
+  uint32_t file, start, first, n;
+} diag_group;
+
+static int group_order(const void *x, const void *y)
+{
+  const diag_group *a = x, *b = y;
+  if (a->file != b->file)
+    return a->file < b->file ? -1 : 1;
+  if (a->start != b->start)
+    return a->start < b->start ? -1 : 1;
+  return a->first < b->first ? -1 : 1;
+}
+
+void diag_sort(gdl_ctx *ctx, uint32_t from)
+{
+  diag_group *g;
+  diag_t *d;
+  uint32_t i, n = 0, k = 0;
+  if (ctx->ndiags <= from + 1 || ctx->nerrors > MAX_ERRORS)
+    return;
+  g = ctx_alloc(ctx, (ctx->ndiags - from) * sizeof *g);
+  for (i = from; i < ctx->ndiags; i++) {
+    if (ctx->diags[i].sev == SEV_NOTE && n > 0) {
+      g[n - 1].n++;
+      continue;
+    }
+    g[n].file = ctx->diags[i].file;
+    g[n].start = ctx->diags[i].start;
+    g[n].first = i;
+    g[n].n = 1;
+    n++;
+  }
+  qsort(g, n, sizeof *g, group_order);
+  d = ctx_alloc(ctx, (ctx->ndiags - from) * sizeof *d);
+  for (i = 0; i < n; i++) {
+    memcpy(d + k, ctx->diags + g[i].first, g[i].n * sizeof *d);
+    k += g[i].n;
+  }
+  memcpy(ctx->diags + from, d, k * sizeof *d);
+  ctx_free(ctx, d);
+  ctx_free(ctx, g);
+}
+
 void diag_where(const gdl_ctx *ctx, uint32_t file, uint32_t off,
                 uint32_t *line, uint32_t *col)
 {
@@ -226,14 +271,38 @@ static void format_diag(gdl_ctx *ctx, strbuf_t *b, const diag_t *d,
   sb_putc(ctx, b, '\n');
 }
 
+/* A note may point back to an earlier place (where the name meant is
+ * defined) and the next diagnostic on again: a few walks, each going
+ * forward, the one nearest behind a place taking it (else the one used
+ * least lately starting again), keep that from reading the file afresh
+ * for each note. */
+#define WALKS 4
+
 static void format_all(gdl_ctx *ctx)
 {
-  where_t w = { UINT32_MAX, 0, 1, 1, 0, UINT32_MAX };
-  uint32_t i;
+  where_t w[WALKS];
+  uint32_t i, k, used[WALKS] = { 0 };
+  for (k = 0; k < WALKS; k++) {
+    where_t start = { UINT32_MAX, 0, 1, 1, 0, UINT32_MAX };
+    w[k] = start;
+  }
   ctx->diagtext.n = 0;
   sb_puts(ctx, &ctx->diagtext, "", 0);
-  for (i = 0; i < ctx->ndiags; i++)
-    format_diag(ctx, &ctx->diagtext, &ctx->diags[i], &w);
+  for (i = 0; i < ctx->ndiags; i++) {
+    const diag_t *d = &ctx->diags[i];
+    uint32_t best = WALKS, old = 0;
+    for (k = 0; k < WALKS; k++) {
+      if (w[k].file == d->file && w[k].off <= d->start &&
+          (best == WALKS || w[k].off > w[best].off))
+        best = k;
+      if (used[k] < used[old])
+        old = k;
+    }
+    if (best == WALKS)
+      best = old;
+    used[best] = i + 1;
+    format_diag(ctx, &ctx->diagtext, d, &w[best]);
+  }
 }
 
 const char *gdl_diagnostics(const gdl_ctx *cctx)

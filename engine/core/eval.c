@@ -120,9 +120,11 @@ static gdl_term fact_key(const gdl_ctx *ctx, gdl_term atom, const index_t *ix)
   if (ix->cols)
     return cols_key(ctx->targs + ctx->terms[atom].args, ix->cols);
   a = TARG(ctx, atom, (uint32_t)ix->arg);
+  t = &ctx->terms[a];
+  if (ix->sub == IDX_FUNCTOR)
+    return t->kind == T_VAR ? 0 : eval_functor_key(t);
   if (ix->sub < 0)
     return a;
-  t = &ctx->terms[a];
   return t->kind == T_FN && t->arity > (uint32_t)ix->sub
              ? ctx->targs[t->args + (uint32_t)ix->sub] : 0;
 }
@@ -678,7 +680,7 @@ static void join(gdl_ctx *ctx, const rule_t *r, const plan_t *p, uint32_t i,
     }
     if (s->key >= 0) {
       gdl_term k = s->cols ? pattern_key(ctx, l->a, s->cols)
-                           : subst(ctx, s->keypat, 0);
+                   : s->fkey ? s->fkey : subst(ctx, s->keypat, 0);
       uint32_t next;
       if (!k)
         return;
@@ -807,19 +809,12 @@ void eval_rule(gdl_ctx *ctx, const rule_t *r)
   run_rule(ctx, r, &r->full, 0);
 }
 
-static void eval_scc(gdl_ctx *ctx, const scc_t *s)
+/* A recursive component's rounds after the first: each rule joined with
+ * one of its recursive literals restricted to the facts new in the round
+ * before, until a round adds nothing. */
+static void scc_rounds(gdl_ctx *ctx, const scc_t *s)
 {
   uint32_t i, j, more, round = 1;
-  if (ctx->tracer)
-    ctx->tracer->round(ctx, s, round);
-  for (i = 0; i < s->nrels; i++)
-    ctx->rels[s->rels[i]].dhi = ctx->rels[s->rels[i]].n;
-  for (i = 0; i < s->nrules; i++) {
-    const rule_t *r = &ctx->rules[s->rules[i]];
-    run_rule(ctx, r, &r->full, 0);
-  }
-  if (!s->recursive)
-    return;
   for (;;) {
     more = 0;
     for (i = 0; i < s->nrels; i++) {
@@ -839,10 +834,75 @@ static void eval_scc(gdl_ctx *ctx, const scc_t *s)
       const rule_t *r = &ctx->rules[s->rules[i]];
       for (j = 0; j < r->nbody; j++) {
         const lit_t *l = &r->body[j];
-        if (r->delta[j].n && ctx->rels[l->rel].dhi > ctx->rels[l->rel].dlo)
+        if (l->kind == L_POS && l->rec &&
+            ctx->rels[l->rel].dhi > ctx->rels[l->rel].dlo)
           run_rule(ctx, r, &r->delta[j], 1);
       }
     }
+  }
+}
+
+static void eval_scc(gdl_ctx *ctx, const scc_t *s)
+{
+  uint32_t i;
+  if (ctx->tracer)
+    ctx->tracer->round(ctx, s, 1);
+  for (i = 0; i < s->nrels; i++)
+    ctx->rels[s->rels[i]].dhi = ctx->rels[s->rels[i]].n;
+  for (i = 0; i < s->nrules; i++) {
+    const rule_t *r = &ctx->rules[s->rules[i]];
+    run_rule(ctx, r, &r->full, 0);
+  }
+  if (s->recursive)
+    scc_rounds(ctx, s);
+}
+
+/* A component evaluated again over a database that has only grown since
+ * its relations' facts were counted in since[] (see eval_phase_since):
+ * each rule is joined once per positive literal with new facts, that
+ * literal restricted to them, and then recursion goes on as in the first
+ * evaluation.  Recursive literals are among them: components are of
+ * rules, and a relation's other rules may be in an earlier one. */
+static void scc_since(gdl_ctx *ctx, const scc_t *s, const uint32_t *since)
+{
+  uint32_t i, j;
+  for (i = 0; i < s->nrels; i++)
+    ctx->rels[s->rels[i]].dhi = ctx->rels[s->rels[i]].n;
+  for (i = 0; i < s->nrules; i++) {
+    rule_t *r = &ctx->rules[s->rules[i]];
+    for (j = 0; j < r->nbody; j++) {
+      const lit_t *l = &r->body[j];
+      rel_t *R = &ctx->rels[l->rel];
+      uint32_t lo, hi;
+      if (l->kind != L_POS || R->phase == P_STATIC ||
+          since[l->rel] >= R->n)
+        continue;
+      gdl_assert(r->delta[j].n);   /* planned for grounding */
+      lo = R->dlo;
+      hi = R->dhi;
+      R->dlo = since[l->rel];
+      R->dhi = R->n;
+      run_rule(ctx, r, &r->delta[j], 1);
+      R->dlo = lo;
+      R->dhi = hi;
+    }
+  }
+  if (s->recursive)
+    scc_rounds(ctx, s);
+}
+
+void eval_phase_since(gdl_ctx *ctx, int phase, const uint32_t *since)
+{
+  uint32_t i;
+  if (!since) {
+    eval_phase(ctx, phase);
+    return;
+  }
+  for (i = 0; i < ctx->nsccs; i++) {
+    const scc_t *s = &ctx->sccs[i];
+    if (s->phase == phase && s->nrules &&
+        !(s->nrels == 1 && ctx->rels[s->rels[0]].lazy))
+      scc_since(ctx, s, since);
   }
 }
 

@@ -153,14 +153,47 @@ const char *infix_var_shown(gdl_ctx *ctx, uint32_t file, uint32_t sym)
   return b->s;
 }
 
-int infix_terms_text(const gdl_ctx *ctx, const char *text)
+int infix_described(const gdl_ctx *ctx)
 {
   uint32_t i;
-  const char *p;
-  int quoted = 0;
   for (i = 0; i < ctx->nfiles && ctx->files[i].alone; i++)
     ;
-  if (i == ctx->nfiles || !ctx->files[i].infix)
+  return i < ctx->nfiles && ctx->files[i].infix;
+}
+
+void term_put_asked(gdl_ctx *ctx, strbuf_t *b, gdl_term t, int infix)
+{
+  const uint32_t *names = ctx->naskedvars &&
+                          term_max_var(ctx, t) <= ctx->naskedvars
+                              ? ctx->askedvars : NULL;
+  if (infix)
+    infix_term(ctx, b, t, names);
+  else
+    sb_term(ctx, b, t, names);
+}
+
+const char *gdl_term_text(gdl_ctx *ctx, gdl_term t, gdl_syntax syntax)
+{
+  jmp_buf jb, *old = ctx->jmp;
+  ctx->jmp = &jb;
+  if (setjmp(jb)) {
+    ctx->jmp = old;
+    return "?";
+  }
+  ctx->termtext.n = 0;
+  sb_puts(ctx, &ctx->termtext, "", 0);
+  term_put_asked(ctx, &ctx->termtext, t,
+                 syntax == GDL_SYNTAX_INFIX ||
+                     (syntax == GDL_SYNTAX_AUTO && infix_described(ctx)));
+  ctx->jmp = old;
+  return ctx->termtext.s;
+}
+
+int infix_terms_text(const gdl_ctx *ctx, const char *text)
+{
+  const char *p;
+  int quoted = 0;
+  if (!infix_described(ctx))
     return 0;
   for (p = text; *p; p++) {
     if (*p == '\'')

@@ -339,6 +339,56 @@ size_t gdl_term_write(const gdl_ctx *ctx, gdl_term t, char *buf, size_t n)
   return len;
 }
 
+/* One term and its KIF text, for term_sort_text. */
+typedef struct {
+  const char *text;
+  gdl_term t;
+} textkey_t;
+
+static int cmp_textkey(const void *a, const void *b)
+{
+  return strcmp(((const textkey_t *)a)->text, ((const textkey_t *)b)->text);
+}
+
+/* Every term's text is written once into one buffer, then the terms are
+ * sorted by it: the one place gdl orders facts for a person (gdl state,
+ * trace, explain, graph). */
+void term_sort_text(gdl_ctx *ctx, gdl_term *a, uint32_t n)
+{
+  strbuf_t b = { NULL, 0, 0 };
+  uint32_t *off, i;
+  textkey_t *k;
+  if (n < 2)
+    return;
+  off = ctx_alloc(ctx, n * sizeof *off);
+  for (i = 0; i < n; i++) {
+    off[i] = b.n;
+    sb_term(ctx, &b, a[i], NULL);
+    sb_putc(ctx, &b, 0);
+  }
+  k = ctx_alloc(ctx, n * sizeof *k);
+  for (i = 0; i < n; i++) {
+    k[i].text = b.s + off[i];
+    k[i].t = a[i];
+  }
+  qsort(k, n, sizeof *k, cmp_textkey);
+  for (i = 0; i < n; i++)
+    a[i] = k[i].t;
+  ctx_free(ctx, k);
+  ctx_free(ctx, off);
+  ctx_free(ctx, b.s);
+}
+
+gdl_status gdl_sort_terms(gdl_ctx *ctx, gdl_term *terms, size_t n)
+{
+  PROTECT(ctx);
+  if (n > UINT32_MAX)
+    ctx_throw(ctx, GDL_ELIMIT, "too many terms to sort");
+  term_sort_text(ctx, terms, (uint32_t)n);
+  UNPROTECT(ctx);
+  return GDL_OK;
+}
+
 int gdl_term_cmp(const gdl_ctx *ctx, gdl_term a, gdl_term b)
 {
   const term_t *x, *y;

@@ -395,7 +395,8 @@ void ground_set_state(gdl_ctx *ctx, const gdl_state *s)
         uint32_t b = G->tslot[p] - 1;
         nb[b >> 6] |= (uint64_t)1 << (b & 63);
       }
-    if (G->dk_on) {            /* a search: states are set by their bits */
+    if (G->ndk) {              /* states set by their bits (the ready
+                                  lists are not in the checkpoint) */
       apply_bits(ctx, G);
       return;
     }

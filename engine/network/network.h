@@ -34,6 +34,8 @@
  * it would be too large (the interpreter is then used). */
 gdl_status ground_build(gdl_ctx *ctx);
 void ground_set_state(gdl_ctx *ctx, const gdl_state *s);
+/* The join orders for grounding (on = 1), or for the interpreter (0). */
+void ground_plan(gdl_ctx *ctx, int on);
 /* A search expands each state by every joint move: the grounded engine
  * then follows moves read by many rules with lists of the rules ready to
  * fire (on = 1), which playouts, one move a state, do not pay for (0). */

@@ -122,8 +122,10 @@ static void best_first(search_t *S, int which)
   uint32_t id, hm, hf;
   S->best = which;
   search_start(S);
-  if (!expand_estimate(S, S->cur.facts, &hm, &hf))
+  if (!expand_estimate(S, S->cur.facts, &hm, &hf)) {
+    r->dead_start = expand_dead_why(S, S->cur.facts);
     goto none;                 /* the start is a dead end */
+  }
   r->estimate = hm;
   store_start(S);
   S->hval[0] = which == BEST_ASTAR ? hm : hf;

@@ -212,6 +212,19 @@ int expand_pruned(search_t *S, const uint32_t *w)
   return S->prune && S->E && !expand_estimate(S, w, &hm, &hf);
 }
 
+const char *expand_dead_why(search_t *S, const uint32_t *w)
+{
+  uint32_t hm, hf;
+  est_state(S->E, w, &hm, &hf);
+  if (hm == EST_DEAD)
+    return "h_max";
+  if (S->D && groups_sum(S->D, w) == EST_DEAD)
+    return "groups";
+  if (est_dead(S->E, w))
+    return "latches";
+  return "budget";             /* what dead_end() has left */
+}
+
 /* ---- children estimated together ----------------------------------- */
 
 void kids_keep(search_t *S, const uint32_t *w, const gdl_term *moves)

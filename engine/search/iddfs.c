@@ -272,8 +272,10 @@ static void deepen(search_t *S, int ida)
   I.tt.max = S->o->tt_entries ? (uint32_t)S->o->tt_entries : 1u << 20;
   I.ida = ida && S->E;
   search_start(S);
-  if ((S->prune || I.ida) && !expand_estimate(S, S->cur.facts, &h0, &hf))
+  if ((S->prune || I.ida) && !expand_estimate(S, S->cur.facts, &h0, &hf)) {
+    r->dead_start = expand_dead_why(S, S->cur.facts);
     goto none;                 /* the start is a dead end */
+  }
   S->res->estimate = h0;
   for (I.limit = I.ida ? h0 : 0;; I.limit = I.next) {
     I.len = 0;

@@ -259,6 +259,10 @@ int expand_estimate(search_t *S, const uint32_t *w, uint32_t *hmax,
                     uint32_t *hff);
 /* Whether pruning leaves out the state of bits w (a blind search). */
 int expand_pruned(search_t *S, const uint32_t *w);
+/* The analysis by which expand_estimate found the state of bits w a
+ * dead end: "h_max", "groups", "latches" or "budget" (gdl.h,
+ * dead_start). */
+const char *expand_dead_why(search_t *S, const uint32_t *w);
 /* Keeps state w (bits), made by `moves`, among the children to estimate
  * together (S->kbits). */
 void kids_keep(search_t *S, const uint32_t *w, const gdl_term *moves);

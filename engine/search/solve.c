@@ -263,6 +263,10 @@ static gdl_status solve_one(gdl_ctx *ctx, analyses_t *an,
     ctx->deadline = old;
     if (!N)
       res->optimal = res->status == GDL_SOLVED && S.alg->shortest;
+    res->nsearches = 1;
+    res->searches[0].name = S.running;
+    res->searches[0].expanded = res->expanded;
+    res->searches[0].generated = res->generated;
     return st;
   }
 }
@@ -287,6 +291,12 @@ static void shorten(gdl_ctx *ctx, analyses_t *an, const gdl_solve_opts *opts,
   double t0 = ctx_clock();
   unsigned radius = 1, idle = 0;
   size_t first = res->length;
+  gdl_search_count *rounds = NULL;   /* their counts, one search's */
+  if (res->nsearches < GDL_MAX_SEARCHES) {
+    rounds = &res->searches[res->nsearches];
+    memset(rounds, 0, sizeof *rounds);
+    rounds->name = "shorten";
+  }
   while (radius <= NEAR_RADIUS && idle < NEAR_IDLE && !res->optimal) {
     gdl_solve_opts o = *opts;
     gdl_solve_result nr;
@@ -303,6 +313,11 @@ static void shorten(gdl_ctx *ctx, analyses_t *an, const gdl_solve_opts *opts,
       break;                   /* (the plan as found stands) */
     res->expanded += nr.expanded;
     res->generated += nr.generated;
+    if (rounds) {
+      rounds->expanded += nr.expanded;
+      rounds->generated += nr.generated;
+      res->nsearches = (unsigned)(rounds - res->searches) + 1;
+    }
     if (nr.status != GDL_SOLVED)
       break;
     if (nr.length < res->length || nr.optimal) {
@@ -350,7 +365,8 @@ static gdl_status solve_auto(gdl_ctx *ctx, analyses_t *an,
   unsigned turn;
   double t0 = ctx_clock();
   uint64_t expanded = 0, generated = 0, npruned = 0;
-  unsigned h0 = 0;
+  unsigned h0 = 0, n = 0;
+  gdl_search_count ran[GDL_MAX_SEARCHES];   /* each turn's counts */
   gdl_status st = GDL_OK;
   for (turn = 1; (t = auto_turn(turn, &a)) != NULL; turn++) {
     gdl_solve_opts o = *opts;
@@ -373,6 +389,8 @@ static gdl_status solve_auto(gdl_ctx *ctx, analyses_t *an,
     expanded += res->expanded;
     generated += res->generated;
     npruned += res->pruned;
+    if (n < GDL_MAX_SEARCHES)
+      ran[n++] = res->searches[0];
     if (algorithms[a].shortest && algorithms[a].informed)
       h0 = res->estimate;
     if (st != GDL_OK || res->status != GDL_LIMIT || last)
@@ -384,6 +402,8 @@ static gdl_status solve_auto(gdl_ctx *ctx, analyses_t *an,
   }
   res->expanded = expanded;
   res->generated = generated;
+  res->nsearches = n;
+  memcpy(res->searches, ran, n * sizeof *ran);
   res->pruned = npruned;
   res->estimate = h0;
   res->seconds = ctx_clock() - t0;

@@ -46,6 +46,30 @@ static void json_plan(gdl_ctx *ctx, strbuf_t *b, const gdl_solve_result *r)
   sb_putc(ctx, b, ']');
 }
 
+/* The searches run and their counts (a result made elsewhere, as
+ * gdl-mpi's, has none listed: its one search, found_by, with the sums). */
+static void json_searches(gdl_ctx *ctx, strbuf_t *b,
+                          const gdl_solve_result *r)
+{
+  gdl_search_count one;
+  const gdl_search_count *c = r->searches;
+  unsigned i, n = r->nsearches;
+  if (n == 0) {
+    one.name = gdl_algorithm_name(r->found_by);
+    one.expanded = r->expanded;
+    one.generated = r->generated;
+    c = &one;
+    n = 1;
+  }
+  put(ctx, b, ", \"searches\": [");
+  for (i = 0; i < n; i++)
+    sb_printf(ctx, b, "%s{\"search\": \"%s\", \"states_expanded\": %llu, "
+              "\"states_generated\": %llu}", i ? ", " : "", c[i].name,
+              (unsigned long long)c[i].expanded,
+              (unsigned long long)c[i].generated);
+  sb_putc(ctx, b, ']');
+}
+
 gdl_status gdl_solve_json(gdl_ctx *ctx, const gdl_solve_result *r,
                           const char **text, size_t *len)
 {
@@ -86,6 +110,12 @@ gdl_status gdl_solve_json(gdl_ctx *ctx, const gdl_solve_result *r,
             r->groups, r->counter,
             r->goal_bound ? "true" : "false", r->shortened_from,
             r->threads);
+  put(ctx, b, ", \"dead_start\": ");
+  if (r->dead_start)
+    sb_printf(ctx, b, "\"%s\"", r->dead_start);
+  else
+    put(ctx, b, "null");
+  json_searches(ctx, b, r);
   if (r->status == GDL_LIMIT) {
     put(ctx, b, ", \"limit\": \"");
     json_chars(ctx, b, r->why);

@@ -207,14 +207,11 @@ static void edge_label(gdl_ctx *ctx, const gdl_term *joint, char *buf,
   }
 }
 
-static int cmp_text(const void *a, const void *b)
-{
-  return strcmp(*(char *const *)a, *(char *const *)b);
-}
-
-/* The facts of s as text, sorted by their text (byte order). */
+/* The facts of s as text, sorted by their text (byte order), as gdl
+ * state lists them. */
 static void facts_text(job_t *J, const gdl_state *s)
 {
+  gdl_term *sorted;
   uint32_t i;
   for (i = 0; i < J->nfacts; i++)
     free(J->facts[i]);
@@ -222,10 +219,13 @@ static void facts_text(job_t *J, const gdl_state *s)
   J->nfacts = 0;
   if (!(J->facts = calloc(s->n + 1, sizeof *J->facts)))
     out_of_memory(J->ctx);
+  sorted = ctx_alloc(J->ctx, (s->n + 1) * sizeof *sorted);
+  COPY(sorted, s->facts, s->n * sizeof *sorted);
+  term_sort_text(J->ctx, sorted, s->n);
   for (i = 0; i < s->n; i++, J->nfacts++)
-    if (!(J->facts[i] = strdup(gdl_term_str(J->ctx, s->facts[i]))))
+    if (!(J->facts[i] = strdup(gdl_term_str(J->ctx, sorted[i]))))
       out_of_memory(J->ctx);
-  qsort(J->facts, s->n, sizeof *J->facts, cmp_text);
+  ctx_free(J->ctx, sorted);
 }
 
 static void set_state(gdl_ctx *ctx, const gdl_state *s)

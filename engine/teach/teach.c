@@ -13,7 +13,11 @@
  * which literal fails.
  *
  * A rule is shown in the syntax of the file it was read from (KIF or
- * infix, infix.c writes the latter); a fact in that of the description.
+ * infix, infix.c writes the latter), its variables as the file named
+ * them; a fact in that of the description, and the question with the
+ * names it was asked with.  Facts are listed in the order gdl state lists
+ * them (term_sort_text): the trace gathers what each rule derives in a
+ * round and writes it sorted when the rule is done.
  */
 #include <string.h>
 
@@ -32,6 +36,11 @@ typedef struct {
   uint32_t stratum, lastrel;
   int empty_round;           /* a round heading with nothing under it yet */
   uint32_t derived, known;
+  gdl_term *blk;             /* the heads the rule in hand derived in this
+                                round, written sorted when it is done */
+  uint32_t nblk, blkcap;
+  uint8_t *blknew;           /* per term: new when derived in the block */
+  uint32_t blknewcap;
   /* explain: per term, 1 + the index of its first derivation, or 0 */
   uint32_t *first, firstcap;
   uint32_t *rule;            /* per derivation: the rule */
@@ -39,6 +48,8 @@ typedef struct {
   uint32_t nderiv, derivcap;
   gdl_term *terms;           /* two per body literal */
   uint32_t nterms, termcap;
+  int state_failed;          /* why not: a literal that depends on the
+                                state failed (another state may differ) */
 } teach_t;
 
 static teach_t *T_of(gdl_ctx *ctx)
@@ -55,15 +66,6 @@ static int rule_infix(const gdl_ctx *ctx, const rule_t *r)
   return r->src && ctx->files[r->src->file].infix;
 }
 
-static int desc_infix(const gdl_ctx *ctx)
-{
-  uint32_t i;
-  for (i = 0; i < ctx->nfiles; i++)
-    if (!ctx->files[i].alone)
-      return ctx->files[i].infix;
-  return 0;
-}
-
 static void put_term_in(gdl_ctx *ctx, strbuf_t *b, gdl_term t, int infix)
 {
   if (infix)
@@ -72,9 +74,10 @@ static void put_term_in(gdl_ctx *ctx, strbuf_t *b, gdl_term t, int infix)
     sb_term(ctx, b, t, NULL);
 }
 
+/* A fact, or the question as it was asked, in the description's syntax. */
 static void put_term(gdl_ctx *ctx, strbuf_t *b, gdl_term t)
 {
-  put_term_in(ctx, b, t, desc_infix(ctx));
+  term_put_asked(ctx, b, t, infix_described(ctx));
 }
 
 /* FILE:LINE of a source node. */
@@ -193,9 +196,28 @@ static const char *phase_name(int phase)
 
 /* ---- the evaluation, watched ------------------------------------------ */
 
+/* The facts the rule in hand derived in this round, sorted: `+` for the
+ * one new, `=` for each time one was derived again. */
+static void flush_block(gdl_ctx *ctx, teach_t *T)
+{
+  uint32_t i;
+  term_sort_text(ctx, T->blk, T->nblk);
+  for (i = 0; i < T->nblk; i++) {
+    gdl_term h = T->blk[i];
+    int isnew = h < T->blknewcap && T->blknew[h];
+    if (isnew)
+      T->blknew[h] = 0;
+    sb_printf(ctx, T->out, "%s", isnew ? "      + " : "      = ");
+    put_term(ctx, T->out, h);
+    sb_putc(ctx, T->out, '\n');
+  }
+  T->nblk = 0;
+}
+
 /* A round that found no instance at all says so. */
 static void close_round(gdl_ctx *ctx, teach_t *T)
 {
+  flush_block(ctx, T);
   if (T->empty_round)
     SB_LIT(ctx, T->out, "    (no instance: nothing derived)\n");
   T->empty_round = 0;
@@ -225,9 +247,10 @@ static void on_round(gdl_ctx *ctx, const scc_t *s, unsigned round)
 {
   teach_t *T = T_of(ctx);
   uint32_t i;
-  T->last = NULL;
   if (!T->show)
     return;
+  flush_block(ctx, T);
+  T->last = NULL;
   if (round == 1)
     show_rules_not_fired(ctx, T);
   close_round(ctx, T);
@@ -293,6 +316,7 @@ static void on_fact(gdl_ctx *ctx, const rule_t *r, gdl_term head, int isnew)
     return;
   T->empty_round = 0;
   if (r != T->last) {
+    flush_block(ctx, T);
     if (r->nbody == 0) {
       if (!T->last || T->last->nbody != 0)
         SB_LIT(ctx, T->out, "    facts as written:\n");
@@ -305,29 +329,112 @@ static void on_fact(gdl_ctx *ctx, const rule_t *r, gdl_term head, int isnew)
     }
     T->last = r;
   }
-  sb_printf(ctx, T->out, "%s", isnew ? "      + " : "      = ");
-  put_term(ctx, T->out, head);
-  sb_putc(ctx, T->out, '\n');
+  GROW(ctx, T->blk, T->blkcap, T->nblk);
+  T->blk[T->nblk++] = head;
+  if (isnew) {
+    GROW(ctx, T->blknew, T->blknewcap, head);
+    T->blknew[head] = 1;
+  }
 }
 
+/* The facts given to a phase (the state, the moves), sorted. */
 static void given(gdl_ctx *ctx, teach_t *T, uint32_t rel, const char *what)
 {
   const rel_t *R = &ctx->rels[rel];
-  uint32_t i;
+  gdl_term *f;
+  uint32_t i, n = R->n;
   if (!T->show)
     return;
-  sb_printf(ctx, T->out, "%s: %u fact%s\n", what, R->n, R->n == 1 ? "" : "s");
-  for (i = 0; i < R->n; i++) {
+  flush_block(ctx, T);
+  f = ctx_alloc(ctx, (n + 1) * sizeof *f);
+  COPY(f, R->facts, n * sizeof *f);
+  term_sort_text(ctx, f, n);
+  sb_printf(ctx, T->out, "%s: %u fact%s\n", what, n, n == 1 ? "" : "s");
+  for (i = 0; i < n; i++) {
     SB_LIT(ctx, T->out, "      ");
-    put_term(ctx, T->out, R->facts[i]);
+    put_term(ctx, T->out, f[i]);
     sb_putc(ctx, T->out, '\n');
   }
+  ctx_free(ctx, f);
 }
 
 static void banner(gdl_ctx *ctx, teach_t *T, const char *text)
 {
-  if (T->show)
-    sb_printf(ctx, T->out, "\n== %s ==\n", text);
+  if (!T->show)
+    return;
+  flush_block(ctx, T);
+  sb_printf(ctx, T->out, "\n== %s ==\n", text);
+}
+
+/* How to give the moves that the relations of the move phase (next)
+ * need, after `lead`: "Give one move per role with --does, e.g. --does
+ * 'M'.", the first legal move of each role as the example; or, in a
+ * terminal state, that no move can be played.  Reads the state's legal
+ * and terminal facts: the state phase is evaluated. */
+static void moves_hint(gdl_ctx *ctx, strbuf_t *b, const char *lead)
+{
+  const rel_t *L = &ctx->rels[ctx->r_legal];
+  int infix = infix_described(ctx);
+  uint32_t i, r;
+  size_t at;
+  sb_printf(ctx, b, "%s", lead);
+  if (ctx->rels[ctx->r_terminal].n) {
+    SB_LIT(ctx, b, "The state is terminal: no move can be played in it.\n");
+    return;
+  }
+  SB_LIT(ctx, b, "Give one move per role with --does");
+  at = b->n;
+  SB_LIT(ctx, b, ", e.g. --does '");
+  for (r = 0; r < ctx->nroles; r++) {
+    gdl_term best = 0;
+    for (i = 0; i < L->n; i++) {
+      gdl_term f = L->facts[i], m = TARG(ctx, f, 1);
+      if (TARG(ctx, f, 0) == ctx->roles[r] &&
+          (!best || gdl_term_cmp(ctx, m, best) < 0))
+        best = m;
+    }
+    if (!best)                     /* a role with no move: no example */
+      break;
+    if (r)
+      sb_putc(ctx, b, ' ');
+    put_term_in(ctx, b, best, infix);
+  }
+  if (r < ctx->nroles || r == 0) {
+    b->n = (uint32_t)at;
+    b->s[at] = 0;
+  } else {
+    sb_putc(ctx, b, '\'');
+  }
+  SB_LIT(ctx, b, ".\n");
+}
+
+/* The trace of a game with no move given: the relations of the move
+ * phase, in evaluation order, are left out, and how to give a move. */
+static void left_out(gdl_ctx *ctx, teach_t *T)
+{
+  uint8_t *listed = ctx_alloc(ctx, ctx->nrels + 1);
+  uint32_t i, j, n = 0;
+  for (i = 0; i < ctx->nsccs; i++) {
+    const scc_t *sc = &ctx->sccs[i];
+    if (sc->phase != P_MOVE || sc->nrules == 0)
+      continue;
+    for (j = 0; j < sc->nrels; j++) {
+      const rel_t *R = &ctx->rels[sc->rels[j]];
+      if (listed[sc->rels[j]])
+        continue;
+      listed[sc->rels[j]] = 1;
+      if (n++ == 0) {
+        banner(ctx, T, "move: what depends on the moves");
+        SB_LIT(ctx, T->out, "left out without a move:");
+      }
+      sb_printf(ctx, T->out, " %s/%u", sym_text(ctx, R->sym), R->arity);
+    }
+  }
+  ctx_free(ctx, listed);
+  if (n) {
+    sb_putc(ctx, T->out, '\n');
+    moves_hint(ctx, T->out, "");
+  }
 }
 
 /* Evaluates everything again from nothing with the tracer on: the static
@@ -382,11 +489,18 @@ static void rerun(gdl_ctx *ctx, teach_t *T, const gdl_term *moves)
       given(ctx, T, ctx->r_does, "the moves (given)");
       eval_phase(ctx, P_MOVE);
       show_rules_not_fired(ctx, T);
+    } else if (T->show && ctx->is_game) {
+      left_out(ctx, T);
     }
   }
   ctx->tracer = NULL;
   ctx_free(ctx, T->fired);
   T->fired = NULL;
+  ctx_free(ctx, T->blk);
+  ctx_free(ctx, T->blknew);
+  T->blk = NULL;
+  T->blknew = NULL;
+  T->nblk = T->blkcap = T->blknewcap = 0;
   gdl_state_release(ctx, &s);
 }
 
@@ -487,13 +601,13 @@ static void why(gdl_ctx *ctx, teach_t *T, gdl_term t, unsigned depth,
     }
     indent(ctx, b, 2 * depth + 2);
     if (l->kind == L_NEG) {
-      int infix = desc_infix(ctx);
+      int infix = infix_described(ctx);
       sb_puts(ctx, b, infix ? "~" : "(not ", infix ? 1 : 5);
       put_term(ctx, b, a);
       sb_puts(ctx, b, infix ? "  <- " : ")  <- ", infix ? 5 : 6);
       put_term(ctx, b, a);
       SB_LIT(ctx, b, " does not hold\n");
-    } else if (desc_infix(ctx)) {
+    } else if (infix_described(ctx)) {
       sb_printf(ctx, b, "%sdistinct(", l->kind == L_DISTINCT ? "" : "~");
       put_term(ctx, b, a);
       sb_puts(ctx, b, ", ", 2);
@@ -517,6 +631,8 @@ static void why(gdl_ctx *ctx, teach_t *T, gdl_term t, unsigned depth,
 /* Searching a rule's body for the furthest it gets. */
 typedef struct {
   const rule_t *r;
+  const gdl_term *moves;       /* the moves given, or NULL */
+  unsigned ind;                /* the report's indentation */
   uint8_t *done;               /* per literal: satisfied on this branch */
   uint32_t *order;             /* the literals satisfied, in order */
   uint32_t k;                  /* how many */
@@ -524,6 +640,9 @@ typedef struct {
   int best;                    /* most literals satisfied on a branch */
   int success;
   gdl_term held;               /* the best branch failed on (not held) */
+  gdl_term failed;             /* or on this atom of a positive literal,
+                                  its variables bound as far as they were */
+  uint32_t failrel;            /* that literal's relation */
   strbuf_t report;             /* what the best branch satisfied, and why
                                   it stopped */
 } probe_t;
@@ -539,6 +658,64 @@ static int lit_ready(gdl_ctx *ctx, const lit_t *l)
           (l->kind == L_NEG || eval_subst(ctx, l->b, 1)));
 }
 
+/* t with the bindings in ctx->bind put in, its unbound variables left. */
+static gdl_term subst_partial(gdl_ctx *ctx, gdl_term t)
+{
+  gdl_term args[32] = { 0 }, *argv = args, r;
+  uint32_t i, arity = ctx->terms[t].arity, sym = ctx->terms[t].sym;
+  if (ctx->terms[t].ground)
+    return t;
+  if (ctx->terms[t].kind == T_VAR)
+    return ctx->bind[sym] ? ctx->bind[sym] : t;
+  if (arity > 32)
+    argv = ctx_alloc(ctx, arity * sizeof *argv);
+  for (i = 0; i < arity; i++)        /* (making terms moves ctx->terms) */
+    argv[i] = subst_partial(ctx, TARG(ctx, t, i));
+  r = term_fn(ctx, sym, arity, argv);
+  if (argv != args)
+    ctx_free(ctx, argv);
+  return r;
+}
+
+/* A relation that rules derive (not only facts written, not a keyword the
+ * state or the moves give), so that a literal of it that fails can be
+ * explained by its rules. */
+static int derived(const gdl_ctx *ctx, uint32_t rel, const gdl_term *moves)
+{
+  const rel_t *R = &ctx->rels[rel];
+  return rel != ctx->r_true && rel != ctx->r_does && R->nrules > 0 &&
+         (moves || R->phase != P_MOVE || !ctx->is_game);
+}
+
+/* Why no fact matches a positive literal of relation rel, in the words of
+ * where such facts come from. */
+static void pos_reason(gdl_ctx *ctx, strbuf_t *b, uint32_t rel,
+                       const gdl_term *moves)
+{
+  const rel_t *R = &ctx->rels[rel];
+  if (rel == ctx->r_true)
+    SB_LIT(ctx, b, "not in the state");
+  else if (rel == ctx->r_does)
+    sb_printf(ctx, b, "%s", moves ? "not the move played"
+                                  : "no move is played (give one per role "
+                                    "with --does)");
+  else if (R->nrules + R->nfactrules == 0)
+    sb_printf(ctx, b, "no rule or fact defines %s/%u", sym_text(ctx, R->sym),
+              R->arity);
+  else if (R->nrules == 0)
+    SB_LIT(ctx, b, "no fact written in the file matches");
+  else if (!derived(ctx, rel, moves))
+    SB_LIT(ctx, b, "it depends on the moves, and no move is played (give "
+                   "one per role with --does)");
+  else if (R->nfactrules)
+    SB_LIT(ctx, b, "no fact written matches, and no rule derives it here");
+  else
+    SB_LIT(ctx, b, "no rule derives it here");
+}
+
+/* The best branch so far stops at literal l: what held on it, and why l
+ * fails (why; NULL for a positive literal, whose reason pos_reason
+ * gives). */
 static void fail_here(gdl_ctx *ctx, probe_t *P, const lit_t *l,
                       const char *why)
 {
@@ -550,14 +727,23 @@ static void fail_here(gdl_ctx *ctx, probe_t *P, const lit_t *l,
   b->n = 0;
   SB_LIT(ctx, b, "");
   for (i = 0; i < P->k; i++) {
-    SB_LIT(ctx, b, "    holds: ");
+    indent(ctx, b, P->ind);
+    SB_LIT(ctx, b, "holds: ");
     put_lit(ctx, b, P->r, &P->r->body[P->order[i]], 1);
     sb_putc(ctx, b, '\n');
   }
-  SB_LIT(ctx, b, "    fails: ");
+  indent(ctx, b, P->ind);
+  SB_LIT(ctx, b, "fails: ");
   put_lit(ctx, b, P->r, l, 1);
+  SB_LIT(ctx, b, "  <- ");
   P->held = l->kind == L_NEG ? eval_subst(ctx, l->a, 0) : 0;
-  sb_printf(ctx, b, "  <- %s\n", why);
+  P->failed = l->kind == L_POS ? subst_partial(ctx, l->a) : 0;
+  P->failrel = l->kind == L_POS || l->kind == L_NEG ? l->rel : UINT32_MAX;
+  if (why)
+    sb_printf(ctx, b, "%s", why);
+  else
+    pos_reason(ctx, b, l->rel, P->moves);
+  sb_putc(ctx, b, '\n');
 }
 
 static void probe(gdl_ctx *ctx, probe_t *P)
@@ -596,8 +782,7 @@ static void probe(gdl_ctx *ctx, probe_t *P)
     }
     if (!any) {
       P->k--;
-      fail_here(ctx, P, l, R->n ? "no fact matches" : "the relation has no "
-                                                     "facts here");
+      fail_here(ctx, P, l, NULL);
       P->k++;
     }
     break;
@@ -648,42 +833,25 @@ static int match_head(gdl_ctx *ctx, gdl_term h, gdl_term q)
   return 1;
 }
 
-static void why_not(gdl_ctx *ctx, teach_t *T, gdl_term q, uint8_t *shown)
+/* For each rule of relation rel whose head matches q, the rule (its line
+ * indented by ind), how far a search of its body got and the literal
+ * that failed.  With `deeper`, the atom of a `not` that failed gets its
+ * proof, and a positive literal of a relation that rules derive is
+ * explained in turn by its rules, one level down (not deeper: a second
+ * level is a second question). */
+static void why_not_rules(gdl_ctx *ctx, teach_t *T, gdl_term q, uint32_t rel,
+                          const gdl_term *moves, unsigned ind, int deeper,
+                          uint8_t *shown)
 {
   strbuf_t *b = T->out;
-  int rel = rel_find(ctx, ctx->terms[q].sym, term_arity(ctx, q));
   uint32_t i, candidates = 0, rules = 0;
   probe_t P;
-  put_term(ctx, b, q);
-  if (rel == (int)ctx->r_does || rel == (int)ctx->r_legal ||
-      rel == (int)ctx->r_goal) {   /* a slip in the role, said first */
-    size_t at = b->n;
-    SB_LIT(ctx, b, " does not hold: ");
-    if (role_note(ctx, q, b)) {
-      SB_LIT(ctx, b, "\n");
-      return;
-    }
-    b->n = (uint32_t)at;
-    b->s[at] = 0;
-  }
-  if (rel == (int)ctx->r_true) {
-    SB_LIT(ctx, b, " does not hold: it is not a fact of the state\n");
-    return;
-  }
-  if (rel == (int)ctx->r_does) {
-    SB_LIT(ctx, b, " does not hold: it is not a move played\n");
-    return;
-  }
-  if (rel < 0 || ctx->rels[rel].nrules + ctx->rels[rel].nfactrules == 0) {
-    sb_printf(ctx, b, " does not hold: no rule or fact defines %s/%u\n",
-              sym_text(ctx, ctx->terms[q].sym), term_arity(ctx, q));
-    return;
-  }
-  SB_LIT(ctx, b, " does not hold.\n");
   memset(&P, 0, sizeof P);
+  P.moves = moves;
+  P.ind = ind + 2;
   for (i = 0; i < ctx->nrules; i++) {
     const rule_t *r = &ctx->rules[i];
-    if (r->rel != (uint32_t)rel)
+    if (r->rel != rel)
       continue;
     rules++;
     memset(ctx->bind, 0, (r->nvars + 1) * sizeof *ctx->bind);
@@ -700,31 +868,118 @@ static void why_not(gdl_ctx *ctx, teach_t *T, gdl_term q, uint8_t *shown)
     P.steps = 0;
     P.best = -1;
     P.success = 0;
+    P.held = P.failed = 0;
     P.report.n = 0;
     probe(ctx, &P);
-    SB_LIT(ctx, b, "  rule ");
+    indent(ctx, b, ind);
+    SB_LIT(ctx, b, "rule ");
     put_where(ctx, b, r->src);
     SB_LIT(ctx, b, ": ");
     put_rule(ctx, b, r);
     sb_putc(ctx, b, '\n');
-    if (P.success)
-      SB_LIT(ctx, b, "    every literal holds for some instance, but not "
-                      "for this one\n");
-    else if (P.best >= 0)
+    if (P.success) {
+      indent(ctx, b, ind + 2);
+      SB_LIT(ctx, b, "its body holds, but not with a head that matches\n");
+    } else if (P.best >= 0) {
       sb_puts(ctx, b, P.report.s, P.report.n);
-    if (!P.success && P.best >= 0 && P.held && ctx->present[P.held])
-      why(ctx, T, P.held, 3, shown);
-    if (P.steps > PROBE_STEPS)
-      SB_LIT(ctx, b, "    (the search of this rule stopped early: too many "
-                      "instances)\n");
+    }
+    if (deeper && !P.success && P.best >= 0) {
+      if (P.failrel != UINT32_MAX && ctx->rels[P.failrel].phase != P_STATIC)
+        T->state_failed = 1;
+      if (P.held && ctx->present[P.held])
+        why(ctx, T, P.held, (ind + 4) / 2, shown);
+      else if (P.failed && derived(ctx, P.failrel, moves))
+        why_not_rules(ctx, T, P.failed, P.failrel, moves, ind + 4, 0, shown);
+    }
+    if (P.steps > PROBE_STEPS) {
+      indent(ctx, b, ind + 2);
+      SB_LIT(ctx, b, "(the search of this rule stopped early: too many "
+                     "instances)\n");
+    }
     ctx_free(ctx, P.done);
     ctx_free(ctx, P.order);
   }
   ctx_free(ctx, P.report.s);
-  if (candidates == 0)
-    sb_printf(ctx, b, "  none of the %u rule%s and facts for %s/%u has a "
-              "head that matches it\n", rules, rules == 1 ? "" : "s",
+  if (candidates == 0) {
+    indent(ctx, b, ind);
+    sb_printf(ctx, b, "none of the %u rule%s and facts for %s/%u has a head "
+              "that matches it\n", rules, rules == 1 ? "" : "s",
+              sym_text(ctx, ctx->rels[rel].sym), ctx->rels[rel].arity);
+  }
+}
+
+/* 1 when the state evaluated is the game's initial state. */
+static int initial_state(gdl_ctx *ctx)
+{
+  const rel_t *I = &ctx->rels[ctx->r_init], *S = &ctx->rels[ctx->r_true];
+  uint32_t i;
+  if (I->n != S->n)
+    return 0;
+  for (i = 0; i < I->n; i++) {
+    gdl_term f = TARG(ctx, I->facts[i], 0);
+    gdl_term t = term_find(ctx, S_TRUE, 1, &f);
+    if (!t || !ctx->present[t])
+      return 0;
+  }
+  return 1;
+}
+
+static void why_not(gdl_ctx *ctx, teach_t *T, gdl_term q,
+                    const gdl_term *moves, uint8_t *shown)
+{
+  strbuf_t *b = T->out;
+  int rel = rel_find(ctx, ctx->terms[q].sym, term_arity(ctx, q));
+  const rel_t *R;
+  put_term(ctx, b, q);
+  if (rel == (int)ctx->r_does || rel == (int)ctx->r_legal ||
+      rel == (int)ctx->r_goal) {   /* a slip in the role, said first */
+    size_t at = b->n;
+    SB_LIT(ctx, b, " does not hold: ");
+    if (role_note(ctx, q, b)) {
+      SB_LIT(ctx, b, "\n");
+      return;
+    }
+    b->n = (uint32_t)at;
+    b->s[at] = 0;
+  }
+  if (rel == (int)ctx->r_true) {
+    SB_LIT(ctx, b, " does not hold: it is not a fact of the state\n");
+    return;
+  }
+  if (rel == (int)ctx->r_does && moves) {
+    SB_LIT(ctx, b, " does not hold: it is not a move played\n");
+    return;
+  }
+  if (rel == (int)ctx->r_does) {
+    SB_LIT(ctx, b, " does not hold: no move is played.\n");
+    moves_hint(ctx, b, "  ");
+    return;
+  }
+  if (rel < 0 || ctx->rels[rel].nrules + ctx->rels[rel].nfactrules == 0) {
+    sb_printf(ctx, b, " does not hold: no rule or fact defines %s/%u\n",
               sym_text(ctx, ctx->terms[q].sym), term_arity(ctx, q));
+    return;
+  }
+  R = &ctx->rels[rel];
+  if (!derived(ctx, (uint32_t)rel, moves) && R->nrules) {
+    sb_printf(ctx, b, " does not hold: nothing about %s/%u is derived "
+              "without a move.\n", sym_text(ctx, R->sym), R->arity);
+    moves_hint(ctx, b, "  ");
+    return;
+  }
+  if (R->nrules == 0)
+    sb_printf(ctx, b, " does not hold: none of the %u fact%s written for "
+              "%s/%u matches it\n", R->nfactrules,
+              R->nfactrules == 1 ? "" : "s", sym_text(ctx, R->sym),
+              R->arity);
+  else {
+    SB_LIT(ctx, b, " does not hold.\n");
+    why_not_rules(ctx, T, q, (uint32_t)rel, moves, 2, 1, shown);
+  }
+  if (rel == (int)ctx->r_legal && ctx->is_game && T->state_failed &&
+      initial_state(ctx))
+    SB_LIT(ctx, b, "  (in the initial state: --moves M asks after the moves "
+                   "M)\n");
 }
 
 static void explain(gdl_ctx *ctx, gdl_term fact, const gdl_term *moves,
@@ -732,6 +987,7 @@ static void explain(gdl_ctx *ctx, gdl_term fact, const gdl_term *moves,
 {
   teach_t T;
   uint8_t *shown;
+  gdl_term *inst = NULL;
   uint32_t i, n = 0;
   int rel;
   memset(&T, 0, sizeof T);
@@ -748,27 +1004,30 @@ static void explain(gdl_ctx *ctx, gdl_term fact, const gdl_term *moves,
   *holds = 0;
   rel = rel_find(ctx, ctx->terms[fact].sym, term_arity(ctx, fact));
   shown = ctx_alloc(ctx, ctx->nterms + 1);
-  if (rel >= 0) {
+  if (rel >= 0) {                  /* the instances that hold, sorted */
     const rel_t *R = &ctx->rels[rel];
+    inst = ctx_alloc(ctx, (R->n + 1) * sizeof *inst);
     eval_reserve(ctx, term_max_var(ctx, fact) + 1);
     for (i = 0; i < R->n; i++) {
       memset(ctx->bind, 0, ctx->bindcap * sizeof *ctx->bind);
       ctx->ntrail = 0;
-      if (!eval_match(ctx, fact, R->facts[i]))
-        continue;
-      if (n++ >= 20)
-        continue;
-      if (n > 1)
-        sb_putc(ctx, T.out, '\n');
-      why(ctx, &T, R->facts[i], 0, shown);
+      if (eval_match(ctx, fact, R->facts[i]))
+        inst[n++] = R->facts[i];
     }
+    term_sort_text(ctx, inst, n);
+  }
+  for (i = 0; i < n && i < 20; i++) {
+    if (i)
+      sb_putc(ctx, T.out, '\n');
+    why(ctx, &T, inst[i], 0, shown);
   }
   if (n > 20)
     sb_printf(ctx, T.out, "\n(%u more instances hold; ask for one of them)\n",
               n - 20);
   *holds = n > 0;
   if (!n)
-    why_not(ctx, &T, fact, shown);
+    why_not(ctx, &T, fact, moves, shown);
+  ctx_free(ctx, inst);
   ctx_free(ctx, shown);
   ctx_free(ctx, T.first);
   ctx_free(ctx, T.rule);

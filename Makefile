@@ -174,7 +174,8 @@ check-web: web all
 # -> KIF on every file (tests/roundtrip.sh), gdl-mpi beside one-process
 # bfs (tests/mpi.sh: skipped without mpirun and mpicc) and the
 # differential playouts against SWI-Prolog on a
-# bounded sample.  The corpus is read in place from ../shared/gdl-corpus.
+# bounded sample, and the time limits on the slowest games to stop
+# (tests/limits.sh).  The corpus is read in place from ../shared/gdl-corpus.
 CHECK_CFLAGS := $(shell pkg-config --cflags check 2>/dev/null)
 CHECK_LIBS   := $(shell pkg-config --libs check 2>/dev/null || echo -lcheck)
 TESTSRC := $(wildcard tests/check_*.c) tests/testutil.c
@@ -193,6 +194,14 @@ SEARCH_GAMES := asteroids.kif blocksWorldSerial.kif brain_teaser_extended.kif \
   troublemaker01.kif troublemaker02.kif hidato19.kif nonogram_5x5_1.kif \
   aipsrovers01.kif chineseCheckers1.kif hanoi_6_disks.kif \
   factoringMutuallyAssuredDestruction.kif coins.kif queens06ug.kif
+# the corpus games slowest to stop before the time limits reached into
+# the set-up and the playouts (grounding attempts cut, the interpreter's
+# chess), on which tests/limits.sh holds bench --seconds 2 and solve
+# --max-seconds 2 to 3 s of wall time (make check); make check-limits
+# runs it on the whole corpus
+LIMIT_GAMES := multi/chess.kif multi/checkers.kif multi/hex.kif \
+  single/ruleDepthExponential.kif single/mineClearingSmall.kif \
+  single/sudoku.kif single/pancakes88.kif single/god.kif
 export GDL_CORPUS := $(CORPUS)
 export GDL := $(B)/gdl
 
@@ -218,6 +227,15 @@ check: all $(B)/check_gdl $(B)/web.o
 	tests/search.sh -j 2 puzzles/*.kif puzzles/*.hrf tests/stubborn/*.kif tests/counter/*.kif tests/budget/*.kif $(addprefix $(CORPUS)/single/,$(SEARCH_GAMES))
 	tests/engines.sh -j 2 -k 2 -m 60 $(CORPUS)/single/*.kif $(CORPUS)/multi/*.kif $(CORPUS)/conformance/*.kif
 	tests/differential.sh -j 2 -k 2 -m 60 $(CORPUS)/single/*.kif $(CORPUS)/multi/*.kif $(CORPUS)/conformance/*.kif
+	tests/limits.sh -j 2 -c bench $(addprefix $(CORPUS)/,$(LIMIT_GAMES))
+	tests/limits.sh -j 2 -c solve $(addprefix $(CORPUS)/,$(LIMIT_GAMES))
+
+# The time limits on every game of the corpus (about 7 minutes): gdl bench
+# --seconds 2 and gdl solve --max-seconds 2 each end within 3 s of wall
+# time (doc/engine.md, "Limits").
+check-limits: all
+	tests/limits.sh -j 2 -c bench $(CORPUS)/single/*.kif $(CORPUS)/multi/*.kif $(CORPUS)/conformance/*.kif
+	tests/limits.sh -j 2 -c solve $(CORPUS)/single/*.kif $(CORPUS)/multi/*.kif $(CORPUS)/conformance/*.kif
 
 # The documents' examples alone (a few seconds; make check runs them too).
 check-docs: all
@@ -376,4 +394,4 @@ install: all
 clean:
 	rm -rf build
 
-.PHONY: all check check-docs check-mpi mpi conformance corpus-solve bench bench-corpus asan tsan fuzz fuzz-build fuzz-smoke fuzz-regress install clean doc web check-web
+.PHONY: all check check-docs check-limits check-mpi mpi conformance corpus-solve bench bench-corpus asan tsan fuzz fuzz-build fuzz-smoke fuzz-regress install clean doc web check-web

@@ -63,6 +63,16 @@ void gdl_set_fact_limit(gdl_ctx *ctx, size_t facts);
 /* When set to a non-zero value (e.g. from a signal handler), long work
  * stops at the next check with GDL_ELIMIT. */
 void gdl_set_interrupt(gdl_ctx *ctx, volatile int *flag);
+/* A time limit: `seconds` from now (<= 0: none, the default), long work
+ * stops with GDL_ELIMIT ("time limit reached").  The interrupt and the
+ * time are looked at inside every long loop (a derivation's joins, the
+ * grounding, the analyses, a search, random play) about once a
+ * millisecond, so that work stops soon after them (doc/engine.md,
+ * "Limits", says how soon); the context stays whole and answers as
+ * before once the limit is lifted (an interrupted gdl_set_state leaves no
+ * current state).  gdl_solve's max_seconds stops its search at the
+ * earlier of the two. */
+void gdl_set_time_limit(gdl_ctx *ctx, double seconds);
 
 /* The message of the last failure (one line, no trailing newline). */
 const char *gdl_errmsg(const gdl_ctx *ctx);
@@ -163,6 +173,12 @@ typedef enum {
  * faster.  AUTO keeps the interpreter when grounding would be too large
  * (gdl_engine_note() says why).  gdl_query() always interprets. */
 gdl_status gdl_use_engine(gdl_ctx *ctx, gdl_engine e);
+/* The time grounding may take before AUTO keeps the interpreter
+ * (<= 0: the default, 5 s); a time limit (gdl_set_time_limit) earlier
+ * than it stops grounding there.  gdl_ground_seconds() gives the budget
+ * in force. */
+void gdl_set_ground_seconds(gdl_ctx *ctx, double seconds);
+double gdl_ground_seconds(const gdl_ctx *ctx);
 /* "ground" or "interp": the engine in use. */
 const char *gdl_engine_name(const gdl_ctx *ctx);
 /* Why AUTO kept the interpreter, or "". */
@@ -248,7 +264,10 @@ gdl_status gdl_advance(gdl_ctx *ctx, const gdl_term *moves);
  * gdl_legal() gives them), each played as by gdl_advance().  *steps gets
  * the joint moves played; *over is 1 when play stopped because the state
  * is terminal or a role has no legal move.  The cheapest way to play: with
- * the grounded engine no step leaves the network (gdl bench uses it). */
+ * the grounded engine no step leaves the network (gdl bench uses it).  A
+ * time limit or an interrupt stops play between two steps, or inside one
+ * on the interpreter: GDL_ELIMIT, with *steps the steps played and the
+ * last state reached current (none when the limit met its evaluation). */
 gdl_status gdl_random_steps(gdl_ctx *ctx, uint64_t *rng, size_t max_steps,
                             size_t *steps, int *over);
 /* A random index below n (n > 0), from the generator whose state is *rng

@@ -8,10 +8,14 @@
  * `gdl: ...` on standard error.
  */
 #include <ctype.h>
+#include <fcntl.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
+#include <signal.h>
 #include <string.h>
+#include <sys/wait.h>
+#include <time.h>
 #include <unistd.h>
 
 #include "testutil.h"
@@ -1314,10 +1318,9 @@ START_TEST(test_bench)
 }
 END_TEST
 
-/* gdl bench reads the clock every 1024 states and playouts: it still
- * stops when no playout makes a state (the start is terminal), and when
- * the time runs out within a playout (a game with no end but the 10,000
- * steps' bound). */
+/* gdl bench stops when no playout makes a state (the start is
+ * terminal), and when the time runs out within a playout (a game with no
+ * end but the 10,000 steps' bound). */
 START_TEST(test_bench_stops)
 {
   static const char *const games[] = {
@@ -1337,6 +1340,190 @@ START_TEST(test_bench_stops)
     remove(path);
     free(path);
   }
+}
+END_TEST
+
+/* ---- time limits and Ctrl-C (doc/engine.md, "Limits") ----------------- */
+
+/* The guarantee is 10% of the limit; a run also pays for the process's
+ * start before main reads the clock and for its exit after the limit
+ * (freeing hundreds of MB on chess): LIMIT_SLACK seconds, more than
+ * those take even on a loaded machine with two cores.  The limits below
+ * are seconds long, so that the 10% is what the test holds. */
+#define LIMIT_SLACK 0.3
+
+static double now_seconds(void)
+{
+  struct timespec ts;
+  clock_gettime(CLOCK_MONOTONIC, &ts);
+  return (double)ts.tv_sec + (double)ts.tv_nsec * 1e-9;
+}
+
+static char *read_file(const char *path)
+{
+  FILE *f = fopen(path, "rb");
+  char *buf;
+  long n;
+  ck_assert_ptr_nonnull(f);
+  fseek(f, 0, SEEK_END);
+  n = ftell(f);
+  rewind(f);
+  buf = calloc(1, (size_t)n + 1);
+  ck_assert_uint_eq(fread(buf, 1, (size_t)n, f), (size_t)n);
+  fclose(f);
+  return buf;
+}
+
+/* Runs `gdl ARGS` (printf-style, split at spaces), its standard output into *out
+ * (malloc'd), and, when after > 0, sends it SIGINT `after` seconds from
+ * its start.  Its exit status (128 + the signal when killed); *took gets
+ * the seconds it ran, *late (when not NULL) those from SIGINT to its
+ * exit. */
+static int gdl_timed(double after, double *took, double *late, char **out,
+                     const char *fmt, ...)
+{
+  char outfile[] = "/tmp/gdltimedXXXXXX", buf[1024], *argv[32], *p;
+  int fd = mkstemp(outfile), argc = 0, status;
+  double t0, t1, tk;
+  pid_t pid;
+  va_list ap;
+  ck_assert_int_ge(fd, 0);
+  va_start(ap, fmt);
+  vsnprintf(buf, sizeof buf, fmt, ap);
+  va_end(ap);
+  argv[argc++] = (char *)tu_gdl();
+  for (p = strtok(buf, " "); p && argc < 31; p = strtok(NULL, " "))
+    argv[argc++] = p;
+  argv[argc] = NULL;
+  t0 = now_seconds();
+  pid = fork();
+  ck_assert_int_ge(pid, 0);
+  if (pid == 0) {
+    int null = open("/dev/null", O_WRONLY);
+    dup2(fd, 1);
+    dup2(null, 2);
+    execv(argv[0], argv);
+    _exit(127);
+  }
+  close(fd);
+  tk = t0;
+  if (after > 0) {
+    struct timespec ts;
+    ts.tv_sec = (time_t)after;
+    ts.tv_nsec = (long)((after - (double)ts.tv_sec) * 1e9);
+    nanosleep(&ts, NULL);
+    tk = now_seconds();
+    kill(pid, SIGINT);
+  }
+  ck_assert_int_eq(waitpid(pid, &status, 0), pid);
+  t1 = now_seconds();
+  *took = t1 - t0;
+  if (late)
+    *late = t1 - tk;
+  *out = read_file(outfile);
+  remove(outfile);
+  return WIFEXITED(status) ? WEXITSTATUS(status) : 128 + WTERMSIG(status);
+}
+
+/* bench --seconds on the interpreter where a playout takes many seconds
+ * (chess: before, the time was read only between playouts, and 4 s took
+ * 46): it ends within 10% of the limit, set-up included, with the states
+ * of the playout it cut and no playout counted. */
+START_TEST(test_bench_time_interp)
+{
+  char *out;
+  double took;
+  int rc = gdl_timed(0, &took, NULL, &out, "bench --engine interp "
+                     "--seconds 4 %s", tu_corpus("multi/chess.kif"));
+  ck_assert_int_eq(rc, 0);
+  ck_assert_has(out, "states/s");
+  ck_assert_has(out, " 0 playouts in ");
+  ck_assert_msg(took <= 4 * 1.1 + LIMIT_SLACK, "bench --seconds 4 took "
+                "%.3f s", took);
+  free(out);
+}
+END_TEST
+
+/* solve --max-seconds counts from the command's start: a grounding
+ * attempt that outlives the limit (ruleDepthExponential's relaxed
+ * fixpoint runs 2.2 s before it gives up at 2 million facts; before, the
+ * search's 2 s came after it, and after a 5 s budget on older builds: 8
+ * s for 3) is cut at the limit, the interpreter kept; and on the
+ * interpreter alone (chess) the search stops within 10% too. */
+START_TEST(test_solve_time)
+{
+  static const struct {
+    const char *file, *opts;
+    int seconds;
+  } runs[] = {
+    { "single/ruleDepthExponential.kif", "", 2 },
+    { "multi/chess.kif", "--engine interp ", 3 },
+  };
+  size_t i;
+  for (i = 0; i < sizeof runs / sizeof *runs; i++) {
+    char *out, want[64];
+    double took;
+    int rc = gdl_timed(0, &took, NULL, &out, "solve --quiet %s--max-seconds "
+                       "%d %s", runs[i].opts, runs[i].seconds,
+                       tu_corpus(runs[i].file));
+    ck_assert_int_eq(rc, 3);
+    snprintf(want, sizeof want, "; limit: time limit of %d s reached",
+             runs[i].seconds);
+    ck_assert_has(out, want);
+    ck_assert_msg(took <= runs[i].seconds * 1.1 + LIMIT_SLACK, "%s: solve "
+                  "--max-seconds %d took %.3f s", runs[i].file,
+                  runs[i].seconds, took);
+    free(out);
+  }
+}
+END_TEST
+
+/* Ctrl-C stops gdl bench in the middle of a playout (chess on the
+ * interpreter) within LIMIT_SLACK: the counts so far, exit status 3. */
+START_TEST(test_bench_sigint)
+{
+  char *out;
+  double took, late;
+  int rc = gdl_timed(1.5, &took, &late, &out, "bench --engine interp "
+                     "--seconds 60 %s", tu_corpus("multi/chess.kif"));
+  ck_assert_int_eq(rc, 3);
+  ck_assert_has(out, "states/s");
+  ck_assert_msg(late <= LIMIT_SLACK, "bench stopped %.3f s after SIGINT",
+                late);
+  free(out);
+}
+END_TEST
+
+/* Ctrl-C in the middle of the grounding attempt (ruleDepthExponential,
+ * whose relaxed fixpoint runs 2.2 s before it gives up): bench stops
+ * there too, and says what it has. */
+START_TEST(test_bench_sigint_grounding)
+{
+  char *out;
+  double took, late;
+  int rc = gdl_timed(0.5, &took, &late, &out, "bench --seconds 60 %s",
+                     tu_corpus("single/ruleDepthExponential.kif"));
+  ck_assert_int_eq(rc, 3);
+  ck_assert_has(out, "states/s");
+  ck_assert_msg(late <= LIMIT_SLACK, "bench stopped %.3f s after SIGINT",
+                late);
+  free(out);
+}
+END_TEST
+
+/* Ctrl-C stops gdl solve on the interpreter: the summary says so, exit
+ * status 3. */
+START_TEST(test_solve_sigint)
+{
+  char *out;
+  double took, late;
+  int rc = gdl_timed(1.5, &took, &late, &out, "solve --engine interp "
+                     "--quiet %s", tu_corpus("multi/chess.kif"));
+  ck_assert_int_eq(rc, 3);
+  ck_assert_has(out, "; limit: interrupted");
+  ck_assert_msg(late <= LIMIT_SLACK, "solve stopped %.3f s after SIGINT",
+                late);
+  free(out);
 }
 END_TEST
 
@@ -1421,6 +1608,15 @@ Suite *cli_suite(void)
   tcase_add_test(tc, test_solve_algorithms);
   tcase_add_test(tc, test_solve_rule_base);
   tcase_add_loop_test(tc, test_recorded_plan, 0, N(recorded));
+  suite_add_tcase(s, tc);
+
+  tc = tcase_create("limits");
+  tcase_set_timeout(tc, 30);
+  tcase_add_test(tc, test_bench_time_interp);
+  tcase_add_test(tc, test_solve_time);
+  tcase_add_test(tc, test_bench_sigint);
+  tcase_add_test(tc, test_bench_sigint_grounding);
+  tcase_add_test(tc, test_solve_sigint);
   suite_add_tcase(s, tc);
 
   tc = tcase_create("playout");

@@ -5,14 +5,17 @@
  *
  * Empty input, every kind of truncated file, random bytes (with NULs),
  * deep nesting, huge symbols and lines, relations that explode, failed
- * allocations at every point of loading a game, and the command line on
- * files that are missing, directories or binary.  Run it under `make asan`
+ * allocations at every point of loading a game, a time limit met at every
+ * place the library looks at it (the context answers as before once it
+ * is lifted), and the command line on files that are missing,
+ * directories or binary.  Run it under `make asan`
  * (or valgrind) to catch leaks and overruns on these paths.
  */
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 #include <unistd.h>
 
 #include "testutil.h"
@@ -20,8 +23,17 @@
 
 /* Tests only: the library fails the n-th allocation from now. */
 void gdl_test_fail_alloc(gdl_ctx *ctx, long n);
+/* Tests only: the n-th look at the limits from now finds the time up. */
+void gdl_test_fail_poll(gdl_ctx *ctx, long n);
 
 /* ---- helpers ------------------------------------------------------------ */
+
+static double now_seconds(void)
+{
+  struct timespec ts;
+  clock_gettime(CLOCK_MONOTONIC, &ts);
+  return (double)ts.tv_sec + (double)ts.tv_nsec * 1e-9;
+}
 
 static uint64_t rng_state;
 
@@ -646,6 +658,224 @@ START_TEST(test_tiny_memory_limit)
 }
 END_TEST
 
+/* ---- time limits -------------------------------------------------------- */
+
+/* A growing string. */
+typedef struct {
+  char *s;
+  size_t n, cap;
+} text_t;
+
+static void put(text_t *t, const char *a, const char *b)
+{
+  size_t la = strlen(a), lb = strlen(b);
+  if (t->n + la + lb + 2 > t->cap) {
+    t->cap = (t->n + la + lb + 2) * 2;
+    t->s = realloc(t->s, t->cap);
+  }
+  memcpy(t->s + t->n, a, la);
+  memcpy(t->s + t->n + la, b, lb);
+  t->n += la + lb;
+  t->s[t->n++] = '\n';
+  t->s[t->n] = 0;
+}
+
+/* Up to `steps` steps of play from the start, written into *t as they go:
+ * each state's facts, each role's legal moves, terminal and goals; each
+ * role's move picked by a fixed generator among its legal moves (whose
+ * order, by text, is the same in every context).  The status of the
+ * first call that failed, or GDL_OK. */
+static gdl_status transcript(gdl_ctx *ctx, int steps, text_t *t)
+{
+  gdl_state s = { 0, 0, NULL }, nx = { 0, 0, NULL };
+  gdl_term mv[8];
+  gdl_status st;
+  uint64_t seed = 7;
+  size_t r, k = gdl_role_count(ctx);
+  int step;
+  char *x;
+  t->n = 0;
+  put(t, "", "");
+  if ((st = gdl_initial(ctx, &s)) != GDL_OK)
+    goto out;
+  for (step = 0; step < steps; step++) {
+    if ((st = gdl_set_state(ctx, &s)) != GDL_OK)
+      goto out;
+    x = tu_terms_text(ctx, s.facts, s.n);
+    put(t, "state ", x);
+    free(x);
+    if (gdl_terminal(ctx)) {
+      put(t, "terminal", "");
+      break;
+    }
+    for (r = 0; r < k && r < 8; r++) {
+      const gdl_term *moves, *goals;
+      size_t n, ng;
+      if ((st = gdl_legal(ctx, r, &moves, &n)) != GDL_OK ||
+          (st = gdl_goals(ctx, r, &goals, &ng)) != GDL_OK)
+        goto out;
+      x = tu_terms_text(ctx, moves, n);
+      put(t, "legal ", x);
+      free(x);
+      x = tu_terms_text(ctx, goals, ng);
+      put(t, "goals ", x);
+      free(x);
+      ck_assert_uint_gt(n, 0);
+      mv[r] = moves[gdl_random(&seed, n)];
+      put(t, "does ", gdl_term_str(ctx, mv[r]));
+    }
+    if ((st = gdl_next(ctx, mv, &nx)) != GDL_OK)
+      goto out;
+    if ((st = gdl_state_copy(ctx, &s, &nx)) != GDL_OK)
+      goto out;
+  }
+out:
+  gdl_state_release(ctx, &s);
+  gdl_state_release(ctx, &nx);
+  return st;
+}
+
+/* Games whose derivations run long enough for the limits to be looked at
+ * in many places: a connect four, mummy maze's and sudoku's views asked
+ * top down (lazy relations, remembered per key), checkers' recursion. */
+static const struct {
+  const char *file;
+  int steps;
+} limit_games[] = {
+  { "multi/connectFour.kif", 42 },
+  { "single/mummymaze1p.kif", 12 },
+  { "single/sudoku.kif", 40 },
+  { "multi/checkers.kif", 12 },
+};
+
+/* A time limit met at every place the interpreter looks at it, in the
+ * middle of a derivation (a join, a lazy relation asked, a recursive
+ * round): the call returns GDL_ELIMIT, and the same context, the limit
+ * lifted, plays the game as a fresh one does (the n-th look from a start
+ * of play, for n = 0, 1, 2, ... and then further apart, until play no
+ * longer meets it). */
+START_TEST(test_limit_mid_derivation)
+{
+  gdl_status st;
+  gdl_ctx *ref = tu_load(&st, 0, tu_corpus(limit_games[_i].file), NULL);
+  gdl_ctx *ctx = tu_load(&st, 0, tu_corpus(limit_games[_i].file), NULL);
+  text_t want = { NULL, 0, 0 }, got = { NULL, 0, 0 };
+  long n, hits = 0;
+  ck_assert_int_eq(st, GDL_OK);
+  ck_assert_int_eq(gdl_use_engine(ref, GDL_ENGINE_INTERP), GDL_OK);
+  ck_assert_int_eq(gdl_use_engine(ctx, GDL_ENGINE_INTERP), GDL_OK);
+  ck_assert_int_eq(transcript(ref, limit_games[_i].steps, &want), GDL_OK);
+  for (n = 0;; n += 1 + n / 4) {
+    gdl_test_fail_poll(ctx, n);
+    st = transcript(ctx, limit_games[_i].steps, &got);
+    gdl_test_fail_poll(ctx, -1);
+    if (st == GDL_OK)
+      break;                   /* play never met it */
+    hits++;
+    ck_assert_msg(st == GDL_ELIMIT, "n=%ld: status %d (%s)", n, st,
+                  gdl_errmsg(ctx));
+    ck_assert_msg(strstr(gdl_errmsg(ctx), "time limit") != NULL,
+                  "n=%ld: %s", n, gdl_errmsg(ctx));
+    ck_assert_msg(strncmp(got.s, want.s, got.n) == 0,
+                  "n=%ld: play before the limit differs", n);
+    ck_assert_int_eq(transcript(ctx, limit_games[_i].steps, &got), GDL_OK);
+    ck_assert_msg(strcmp(got.s, want.s) == 0, "n=%ld: after the limit:\n%s"
+                  "\nwhere a fresh context plays:\n%s", n, got.s, want.s);
+  }
+  ck_assert_str_eq(got.s, want.s);
+  ck_assert_msg(hits >= 5, "%s: the limits were looked at only %ld times",
+                limit_games[_i].file, hits);
+  free(want.s);
+  free(got.s);
+  gdl_free(ctx);
+  gdl_free(ref);
+}
+END_TEST
+
+/* The same in grounding: a limit met at any place of the grounding
+ * attempt leaves the interpreter in use (AUTO) and the context whole; a
+ * fresh context's interpreter plays the same. */
+START_TEST(test_limit_mid_grounding)
+{
+  static const char *const files[] = { "multi/connectFour.kif",
+                                       "single/mummymaze1p.kif" };
+  long n, hits = 0;
+  gdl_status st;
+  text_t want = { NULL, 0, 0 }, got = { NULL, 0, 0 };
+  gdl_ctx *ref = tu_load(&st, 0, tu_corpus(files[_i]), NULL);
+  ck_assert_int_eq(gdl_use_engine(ref, GDL_ENGINE_INTERP), GDL_OK);
+  ck_assert_int_eq(transcript(ref, 12, &want), GDL_OK);
+  for (n = 0;; n += 1 + n / 4) {
+    gdl_ctx *ctx = tu_load(&st, 0, tu_corpus(files[_i]), NULL);
+    int cut;
+    ck_assert_int_eq(st, GDL_OK);
+    gdl_test_fail_poll(ctx, n);
+    ck_assert_int_eq(gdl_use_engine(ctx, GDL_ENGINE_AUTO), GDL_OK);
+    gdl_test_fail_poll(ctx, -1);
+    /* cut, or grounded (or given up for its size) as without a limit */
+    cut = strstr(gdl_engine_note(ctx), "time limit") != NULL;
+    hits += cut;
+    ck_assert_int_eq(transcript(ctx, 12, &got), GDL_OK);
+    ck_assert_msg(strcmp(got.s, want.s) == 0, "n=%ld: after the limit "
+                  "(engine %s):\n%s\nwhere a fresh context plays:\n%s", n,
+                  gdl_engine_name(ctx), got.s, want.s);
+    gdl_free(ctx);
+    if (!cut)
+      break;
+  }
+  ck_assert_msg(hits >= 3, "%s: grounding looked at the limits %ld times",
+                files[_i], hits);
+  free(want.s);
+  free(got.s);
+  gdl_free(ref);
+}
+END_TEST
+
+/* Random play that never ends (no terminal state): a time limit stops it
+ * in a call of a billion steps, on either engine, within 10% of the limit
+ * and 50 ms, with the steps played counted; the context, the limit
+ * lifted, goes on playing. */
+START_TEST(test_limit_random_steps)
+{
+  static const char game[] =
+    "(role r) (init (c 0)) (<= terminal (true (never)))\n"
+    "(legal r inc) (legal r dec)\n"
+    "(<= (next (c ?y)) (true (c ?x)) (does r inc) (succ ?x ?y))\n"
+    "(<= (next (c ?y)) (true (c ?x)) (does r dec) (succ ?y ?x))\n"
+    "(<= (next (c 0)) (true (c 0)) (does r dec))\n"
+    "(<= (next (c 9)) (true (c 9)) (does r inc))\n"
+    "(succ 0 1) (succ 1 2) (succ 2 3) (succ 3 4) (succ 4 5) (succ 5 6)\n"
+    "(succ 6 7) (succ 7 8) (succ 8 9) (goal r 100)\n";
+  static const gdl_engine eng[] = { GDL_ENGINE_GROUND, GDL_ENGINE_INTERP };
+  gdl_ctx *ctx = tu_text(game, 0);
+  gdl_state s = { 0, 0, NULL };
+  uint64_t seed = 1;
+  size_t steps;
+  int over;
+  double t0, el, limit = 0.3;
+  ck_assert_int_eq(gdl_use_engine(ctx, eng[_i]), GDL_OK);
+  ck_assert_int_eq(gdl_initial(ctx, &s), GDL_OK);
+  ck_assert_int_eq(gdl_set_state(ctx, &s), GDL_OK);
+  gdl_set_time_limit(ctx, limit);
+  t0 = now_seconds();
+  ck_assert_int_eq(gdl_random_steps(ctx, &seed, 1000000000, &steps, &over),
+                   GDL_ELIMIT);
+  el = now_seconds() - t0;
+  ck_assert_str_eq(gdl_errmsg(ctx), "time limit reached");
+  ck_assert_msg(el <= limit * 1.1 + 0.05, "stopped after %.3f s", el);
+  ck_assert_uint_gt(steps, 0);
+  ck_assert_int_eq(over, 0);
+  gdl_set_time_limit(ctx, 0);
+  ck_assert_int_eq(gdl_current(ctx, &s), GDL_OK);
+  ck_assert_uint_eq(s.n, 1);
+  ck_assert_int_eq(gdl_random_steps(ctx, &seed, 1000, &steps, &over),
+                   GDL_OK);
+  ck_assert_uint_eq(steps, 1000);
+  gdl_state_release(ctx, &s);
+  gdl_free(ctx);
+}
+END_TEST
+
 /* ---- failed allocations ------------------------------------------------- */
 
 /* Plays up to three steps with the first legal move of each role; returns
@@ -899,6 +1129,13 @@ Suite *robust_suite(void)
   tcase_add_test(tc, test_fact_limit);
   tcase_add_test(tc, test_memory_limit);
   tcase_add_test(tc, test_tiny_memory_limit);
+  suite_add_tcase(s, tc);
+  tc = tcase_create("time");
+  tcase_set_timeout(tc, 120);
+  tcase_add_loop_test(tc, test_limit_mid_derivation, 0,
+                      sizeof limit_games / sizeof *limit_games);
+  tcase_add_loop_test(tc, test_limit_mid_grounding, 0, 2);
+  tcase_add_loop_test(tc, test_limit_random_steps, 0, 2);
   suite_add_tcase(s, tc);
   tc = tcase_create("alloc");
   tcase_set_timeout(tc, 60);

@@ -83,6 +83,7 @@ typedef struct {
   uint32_t pick;               /* the first fluent or move read unknown
                                   this run, or UINT32_MAX */
   uint64_t evals;              /* propositions evaluated, in all: work */
+  uint64_t polled;             /* evals when kern_poll last counted them */
   int record;                  /* runs recorded (see kern_read) */
   uint64_t work;               /* recorded runs: rules read, each its
                                   literals plus one, in all */
@@ -97,6 +98,16 @@ void kern_eval_close(gdl_ctx *ctx, kern_eval_t *X);
 void kern_unfix(kern_eval_t *X);
 void kern_run(kern_eval_t *X);
 int kern_value(kern_eval_t *X, uint32_t p);
+/* POLL (core.h) for the propositions X evaluated since the last call,
+ * each a step: an analysis's loop looks at the limits after about a
+ * millisecond of the kernel's work however much a turn of it asks.  Not
+ * on a worker thread (it may throw). */
+static inline void kern_poll(gdl_ctx *ctx, kern_eval_t *X)
+{
+  uint64_t n = X->evals - X->polled;
+  X->polled = X->evals;
+  POLL_N(ctx, n < 65536 ? n + 1 : 65536);
+}
 /* With X->record set, a run memoizes every proposition it reads, and
  * this is p's value in the last run, VU where the run did not read p; a
  * head that has a rule of one literal holding by what is fixed is true

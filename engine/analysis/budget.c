@@ -249,8 +249,7 @@ bud_t *bud_build(gdl_ctx *ctx, est_t *E, const uint32_t *start)
         B->eff[neff++] = s;
       }
     B->eff_lo[j + 1] = neff;
-    if ((j & 15) == 15)
-      ctx_poll(ctx);
+    kern_poll(ctx, X);
   }
   /* the conflicts */
   B->rw = (nm + 31) / 32;
@@ -265,13 +264,14 @@ bud_t *bud_build(gdl_ctx *ctx, est_t *E, const uint32_t *start)
       B->ends |= c == 1;
       continue;
     }
-    for (j = i + 1; j < nm; j++)
+    for (j = i + 1; j < nm; j++) {
       if (B->eff_lo[j] < B->eff_lo[j + 1] && (c = conflict(B, X, i, j))) {
         set_bit(B->adj + (size_t)i * B->rw, j);
         set_bit(B->adj + (size_t)j * B->rw, i);
         B->ends |= c == 1;
       }
-    ctx_poll(ctx);
+      kern_poll(ctx, X);
+    }
   }
   kern_unfix(X);
   two_sides(ctx, B);

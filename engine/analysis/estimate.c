@@ -97,6 +97,7 @@ static int every_move(est_t *E, uint32_t tp, int v, uint32_t p)
         if (E->mv_does[k] != NONE)
           kern_fix(X, E->mv_does[k], k == j ? V1 : V0);
       y = value_now(E, p);
+      kern_poll(X->ctx, X);    /* a run a move: 0.12 s a fluent on wargame02 */
       if (j > 0 && y != x) {
         x = VU;
         break;
@@ -134,8 +135,7 @@ static void find_latches(gdl_ctx *ctx, est_t *E)
       E->latch[i] = L_DOWN;
     if (E->latch[i])
       E->nlatch++;
-    if ((i & 63) == 0)
-      ctx_poll(ctx);
+    kern_poll(ctx, &E->s.eval);
   }
 }
 

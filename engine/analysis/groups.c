@@ -163,7 +163,7 @@ static int satisfiable(build_t *b, const uint32_t *want, uint32_t n)
     b->over = 1;
     return 1;
   }
-  POLL(b->ctx);
+  kern_poll(b->ctx, X);
   kern_run(X);
   for (i = 0; i < n; i++) {
     x = kern_value(X, want[i] >> 1);

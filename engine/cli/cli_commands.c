@@ -65,6 +65,9 @@ static const cli_command commands[] = {
     "--threads N: bfs searches on N threads (default: one per core), and\n"
     "astar, gbfs and pruning estimate on them; the same plan and counts\n"
     "as on one.\n"
+    "--max-seconds S: the whole command ends within S seconds (and 10%),\n"
+    "set-up included: grounding that would take longer is cut there and\n"
+    "the interpreter kept.\n"
     "--quiet: no progress line (shown on standard error while it is a\n"
     "terminal); the plan and the summary are printed as without it.\n"
     "Exit 0 solved, 1 no plan exists (the best goal reachable is reported),\n"
@@ -101,10 +104,15 @@ static const cli_command commands[] = {
     "FILE... [--seconds S] random playouts: states per second",
     "usage: gdl bench FILE... [--seconds S] [--playouts N] [--seed N]\n"
     "                 [--engine E] [--json]\n"
-    "Random playouts from the initial state for S seconds (default 5):\n"
-    "states per second, playouts per second, set-up time.  With --playouts\n"
-    "N, exactly N playouts, whatever the time: the same work every run, to\n"
-    "compare builds by instruction counts (valgrind --tool=callgrind).\n" },
+    "Random playouts from the initial state: states per second, playouts\n"
+    "per second, set-up time.  The whole command, set-up included, ends\n"
+    "within S seconds (default 5) and 10%; the grounding attempt gets at\n"
+    "most half of them (all with --engine ground), the playouts the rest.\n"
+    "A playout the time cuts is not counted, its states are.  With\n"
+    "--playouts N and no --seconds, N playouts whatever the time: the same\n"
+    "work every run, to compare builds by instruction counts (valgrind\n"
+    "--tool=callgrind).\n"
+    "Ctrl-C prints the counts so far and exits 3.\n" },
   { "cat", cmd_cat, CLI_OPTS_ALL, CLI_READS_ONLY | CLI_SYNTAX_WRITTEN, NULL,
     "FILE... [--syntax S]  the description as one KIF (or infix) file",
     "usage: gdl cat FILE... [--syntax kif|infix]\n"

@@ -288,64 +288,56 @@ int cmd_playout(gdl_ctx *ctx, const opts_t *o)
   return 0;
 }
 
-/* gdl bench's time: up once secs have passed since start, the clock read
- * every 1024 states and playouts (done), not at each: a read can cost
- * more than a tic-tac-toe step (150 ns on a VM). */
-typedef struct {
-  double start, secs;
-  unsigned long long check;
-  int up;
-} bench_clock_t;
-
-static int time_up(bench_clock_t *c, unsigned long long done)
-{
-  if (!c->up && done >= c->check) {
-    c->check = done + 1024;
-    c->up = now() - c->start >= c->secs;
-  }
-  return c->up;
-}
-
+/* gdl bench.  --seconds S (default 5) is the wall time of the whole
+ * command, set-up included: the clock runs from main's start, and the
+ * library's time limit (gdl_set_time_limit) stops the work soon after S
+ * (doc/engine.md, "Limits"), in the middle of a derivation, of the
+ * grounding or of a playout.  With --engine auto, the grounding attempt
+ * gets at most half of S (and at most its own budget), so that the
+ * playouts have the other half at least whichever engine runs them;
+ * --engine ground gives it all of S.  A playout cut by the limit is not
+ * counted; its states are.  The rates are over the playouts' time.
+ * Ctrl-C stops it the same way: the counts so far, exit status 3. */
 int cmd_bench(gdl_ctx *ctx, const opts_t *o)
 {
   gdl_state init = { 0, 0, NULL };
   uint64_t rng = o->seed ? o->seed : 1;
-  double secs = o->seconds > 0 ? o->seconds : 5, setup, start, el;
+  double secs = o->seconds > 0 ? o->seconds : o->playouts ? 0 : 5;
+  double setup, start, el;
   unsigned long long states = 0, playouts = 0;
-  bench_clock_t clk = { 0, 0, 0, 0 };
+  gdl_status st = GDL_OK;
   size_t props, rules, inputs;
-  int rc = load(ctx, o);
+  int rc;
+  if (secs > 0) {
+    double left = secs - (now() - o->started);
+    gdl_set_time_limit(ctx, left > 1e-6 ? left : 1e-6);
+    if ((!o->engine || strcmp(o->engine, "auto") == 0) &&
+        gdl_ground_seconds(ctx) > secs / 2)
+      gdl_set_ground_seconds(ctx, secs / 2);
+  }
+  rc = load(ctx, o);
   if (rc || (rc = need_game(ctx, o)))
     return rc;
   start = now();
   setup = (start - o->started) * 1000.0;
-  clk.start = start;
-  clk.secs = secs;
-  while (!cli_interrupted && (o->playouts ? playouts < (unsigned long long)
-                                                  o->playouts
-                                       : !time_up(&clk, states + playouts))) {
-    size_t steps = 0, n;
+  while (!o->playouts || playouts < (unsigned long long)o->playouts) {
+    size_t n;
     int over = 0;
-    gdl_status st;
-    if (!init.facts)
-      gdl_initial(ctx, &init);
+    if (!init.facts && (st = gdl_initial(ctx, &init)) != GDL_OK)
+      break;
     if ((st = gdl_set_state(ctx, &init)) != GDL_OK)
-      return fail(ctx, st);
-    /* 10,000 steps at most, in runs of 64 between looks at the time (a
-     * playout may never end) */
-    while (!over && steps < 10000) {
-      if (steps && !o->playouts && time_up(&clk, states + playouts))
-        break;
-      st = gdl_random_steps(ctx, &rng, 10000 - steps < 64 ? 10000 - steps : 64,
-                            &n, &over);
-      if (st != GDL_OK)
-        return fail(ctx, st);
-      steps += n;
-      states += n;
-    }
+      break;
+    /* 10,000 steps at most: a playout may never end */
+    st = gdl_random_steps(ctx, &rng, 10000, &n, &over);
+    states += n;
+    if (st != GDL_OK)
+      break;
     playouts++;
   }
   el = now() - start;
+  if (st != GDL_OK && !cli_interrupted &&
+      strncmp(gdl_errmsg(ctx), "time limit", 10) != 0)
+    return fail(ctx, st);      /* memory, or bad input */
   props = gdl_ground_size(ctx, &rules, &inputs);
   if (!o->json && props)
     printf("%s: ground network: %zu propositions, %zu rules, %zu inputs\n",
@@ -360,14 +352,19 @@ int cmd_bench(gdl_ctx *ctx, const opts_t *o)
            "\"states\": %llu, \"playouts\": %llu, \"seconds\": %.3f, "
            "\"propositions\": %zu, \"rules\": %zu, \"inputs\": %zu, "
            "\"engine_note\": ",
-           o->files[0], gdl_engine_name(ctx), states / el, playouts / el,
-           setup, states, playouts, el, props, rules, inputs);
+           o->files[0], gdl_engine_name(ctx), el > 0 ? states / el : 0,
+           el > 0 ? playouts / el : 0, setup, states, playouts, el, props,
+           rules, inputs);
     json_str(gdl_engine_note(ctx));
     printf("}\n");
   } else
     printf("%s: %.0f states/s, %.1f playouts/s, set-up %.1f ms (engine "
            "%s; %llu states, %llu playouts in %.2f s)\n", o->files[0],
-           states / el, playouts / el, setup, gdl_engine_name(ctx), states,
-           playouts, el);
+           el > 0 ? states / el : 0, el > 0 ? playouts / el : 0, setup,
+           gdl_engine_name(ctx), states, playouts, el);
+  if (cli_interrupted) {
+    fprintf(stderr, "gdl: interrupted\n");
+    return 3;
+  }
   return 0;
 }

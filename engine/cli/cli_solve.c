@@ -48,16 +48,32 @@ void solve_options(const opts_t *o, gdl_solve_opts *so)
   so->max_seconds = o->max_seconds;
 }
 
+/* The seconds left of --max-seconds, which counts from main's start. */
+static double seconds_left(const opts_t *o)
+{
+  double left = o->max_seconds - (now() - o->started);
+  return left > 1e-6 ? left : 1e-6;
+}
+
+/* --max-seconds S is the wall time of the whole command: the library's
+ * time limit, set before the files are read, bounds the set-up (the
+ * grounding attempt stops there, and the interpreter is kept), and the
+ * search gets what is left. */
 int cmd_solve(gdl_ctx *ctx, const opts_t *o)
 {
   gdl_solve_opts so;
   gdl_solve_result res;
   progress_t pr = { 0, 0 };
   gdl_status st;
-  int rc = load(ctx, o);
+  int rc;
+  if (o->max_seconds > 0)
+    gdl_set_time_limit(ctx, seconds_left(o));
+  rc = load(ctx, o);
   if (rc || (rc = need_game(ctx, o)))
     return rc;
   solve_options(o, &so);
+  if (o->max_seconds > 0)
+    so.max_seconds = seconds_left(o);
   pr.live = !o->quiet && isatty(2);
   so.progress = show_progress;
   so.progress_arg = &pr;
@@ -66,6 +82,10 @@ int cmd_solve(gdl_ctx *ctx, const opts_t *o)
     fprintf(stderr, "\r\033[K");
   if (st != GDL_OK)
     return fail(ctx, st);
+  if (res.status == GDL_LIMIT && o->max_seconds > 0 &&
+      strncmp(res.why, "time limit", 10) == 0)
+    snprintf(res.why, sizeof res.why, "time limit of %g s reached",
+             o->max_seconds);
   return solve_report(ctx, o, &res, NULL);
 }
 

@@ -65,14 +65,30 @@ void ctx_grow(gdl_ctx *ctx, void **p, uint32_t *cap, uint32_t need, size_t sz);
 /* Stops the current operation with `st`; the message is kept. */
 _Noreturn void ctx_throw(gdl_ctx *ctx, gdl_status st, const char *fmt, ...);
 void ctx_setmsg(gdl_ctx *ctx, const char *fmt, ...);
+/* 1 when the interrupt flag is set or the deadline has passed, with the
+ * message set ("interrupted", "time limit reached"); 0 else.  For a loop
+ * that stops cleanly, with what it has, rather than throw. */
+int ctx_limit(gdl_ctx *ctx);
 /* Polls the interrupt flag and the deadline; throws GDL_ELIMIT. */
 void ctx_poll(gdl_ctx *ctx);
-/* The same, every 1024th time: cheap enough for inner loops. */
+/* The same about once a millisecond, however long a step between two
+ * POLLs takes: a countdown of steps, cheap enough for inner loops (a join
+ * step, a rule of a network).  ctx_poll_tick, at the end of a run, sizes
+ * the next run by the time this one took (mem.c). */
 #define POLL(ctx)                                                        \
   do {                                                                   \
-    if ((++(ctx)->poll & 1023) == 0)                                     \
-      ctx_poll(ctx);                                                     \
+    if (--(ctx)->poll_left <= 0)                                         \
+      ctx_poll_tick(ctx);                                                \
   } while (0)
+/* POLL for n steps at once: a loop whose steps differ in cost counts
+ * each by its work (the analyses: the propositions the kernel evaluated),
+ * so that a run sized on cheap steps is not a long one of dear steps. */
+#define POLL_N(ctx, n)                                                   \
+  do {                                                                   \
+    if (((ctx)->poll_left -= (int32_t)(n)) <= 0)                         \
+      ctx_poll_tick(ctx);                                                \
+  } while (0)
+void ctx_poll_tick(gdl_ctx *ctx);
 double ctx_clock(void);        /* seconds, monotonic */
 
 /* gdl_random(), inline here for the grounded engine's random steps. */
@@ -448,8 +464,17 @@ struct gdl_ctx {
   jmp_buf *jmp;                /* innermost PROTECT */
   gdl_status thrown;
   volatile int *interrupt;
-  double deadline;             /* ctx_clock() time to stop at, or 0 */
-  uint32_t poll;
+  double deadline;             /* ctx_clock() time to stop at, or 0: the
+                                  time limit (gdl_set_time_limit), or a
+                                  solve's or the grounding's, earlier */
+  int32_t poll_left;           /* POLL: steps before the next look */
+  int32_t poll_run;            /* POLL: steps between two looks */
+  double poll_t;               /* POLL: ctx_clock() at the last look */
+  long fail_poll;              /* tests: the n-th ctx_limit() finds a
+                                  limit (-1: off) */
+  double ground_seconds;       /* the grounding attempt's budget
+                                  (gdl_set_ground_seconds; 0: ground.c's
+                                  default) */
 
   /* messages */
   char errmsg[512];
@@ -539,6 +564,10 @@ struct gdl_ctx {
                                   which gdl_advance moved on */
   gdl_state adv;               /* gdl_advance's next state, interpreted */
   gdl_term *joint;             /* gdl_random_steps' joint move, per role */
+  uint32_t steps_run;          /* random steps between looks at the limits
+                                  (about a millisecond of them) */
+  uint32_t steps_left;         /* steps before the next look */
+  double steps_t;              /* ctx_clock() at the last look */
   char engine_note[200];       /* why the interpreter is used */
   const tracer_t *tracer;      /* watching the evaluation (teach.c), or NULL */
   void *tracearg;

@@ -33,6 +33,7 @@ gdl_ctx *gdl_new(void)
   if (!ctx)
     return NULL;
   ctx->fail_after = -1;
+  ctx->fail_poll = -1;
   ctx->fact_limit = 20000000;
   if (init_tables(ctx) != GDL_OK) {
     gdl_free(ctx);

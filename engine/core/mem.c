@@ -234,12 +234,63 @@ double ctx_clock(void)
   return (double)ts.tv_sec + (double)ts.tv_nsec * 1e-9;
 }
 
+/* The limits at time t (0: the clock is read if need be). */
+static int limit_at(gdl_ctx *ctx, double t)
+{
+  if (ctx->fail_poll >= 0 && ctx->fail_poll-- == 0) {
+    ctx_setmsg(ctx, "time limit reached (injected)");
+    return 1;
+  }
+  if (ctx->interrupt && *ctx->interrupt) {
+    ctx_setmsg(ctx, "interrupted");
+    return 1;
+  }
+  if (ctx->deadline > 0 && (t > 0 ? t : ctx_clock()) > ctx->deadline) {
+    ctx_setmsg(ctx, "time limit reached");
+    return 1;
+  }
+  return 0;
+}
+
+int ctx_limit(gdl_ctx *ctx)
+{
+  return limit_at(ctx, 0);
+}
+
 void ctx_poll(gdl_ctx *ctx)
 {
-  if (ctx->interrupt && *ctx->interrupt)
-    ctx_throw(ctx, GDL_ELIMIT, "interrupted");
-  if (ctx->deadline > 0 && ctx_clock() > ctx->deadline)
-    ctx_throw(ctx, GDL_ELIMIT, "time limit reached");
+  if (limit_at(ctx, 0))
+    ctx_throw(ctx, GDL_ELIMIT, "%s", ctx->errmsg);
+}
+
+/* POLL's look at the limits, at the end of a run of steps.  The next run
+ * is sized so that looks come about every POLL_SECONDS: doubled while a
+ * run takes under a quarter of that, scaled down at once when one takes
+ * over twice as long (the steps grew costly: a join that makes new terms
+ * in a table of millions, a larger network).  At most POLL_MAX steps, as
+ * many as POLL counted before it was sized (so no more clock reads, 25 to
+ * 250 ns each, than then), so that a run sized on cheap steps is not
+ * long on costly ones either.  A loop whose steps differ much counts
+ * them by their work (POLL_N). */
+#define POLL_SECONDS 0.001
+#define POLL_MAX 1024
+void ctx_poll_tick(gdl_ctx *ctx)
+{
+  double t = ctx_clock(), dt = t - ctx->poll_t;
+  int32_t run = ctx->poll_run;
+  if (ctx->poll_t == 0 || run <= 0)
+    run = POLL_MAX / 4;
+  else if (dt < POLL_SECONDS / 4 && run < POLL_MAX)
+    run *= 2;
+  else if (dt > POLL_SECONDS * 2)
+    run = (int32_t)(run * (POLL_SECONDS / dt)) + 1;
+  if (ctx->fail_poll >= 0)     /* a test: a look at every step */
+    run = 1;
+  ctx->poll_run = run;
+  ctx->poll_left = run;
+  ctx->poll_t = t;
+  if (limit_at(ctx, t))
+    ctx_throw(ctx, GDL_ELIMIT, "%s", ctx->errmsg);
 }
 
 /* ---- public: memory, limits, the last message ------------------------ */
@@ -264,6 +315,11 @@ void gdl_set_interrupt(gdl_ctx *ctx, volatile int *flag)
   ctx->interrupt = flag;
 }
 
+void gdl_set_time_limit(gdl_ctx *ctx, double seconds)
+{
+  ctx->deadline = seconds > 0 ? ctx_clock() + seconds : 0;
+}
+
 void gdl_set_fact_limit(gdl_ctx *ctx, size_t facts)
 {
   ctx->fact_limit = facts ? facts : 20000000;
@@ -272,6 +328,11 @@ void gdl_set_fact_limit(gdl_ctx *ctx, size_t facts)
 /* Tests only (declared in tests): fail the n-th allocation from now. */
 void gdl_test_fail_alloc(gdl_ctx *ctx, long n);
 void gdl_test_fail_alloc(gdl_ctx *ctx, long n) { ctx->fail_after = n; }
+/* Tests only: the n-th look at the limits from now finds one, as if the
+ * time were up (-1: off), so a test can stop work at every place it
+ * looks. */
+void gdl_test_fail_poll(gdl_ctx *ctx, long n);
+void gdl_test_fail_poll(gdl_ctx *ctx, long n) { ctx->fail_poll = n; }
 
 const char *gdl_errmsg(const gdl_ctx *ctx) { return ctx->errmsg; }
 size_t gdl_error_count(const gdl_ctx *ctx) { return ctx->nerrors; }

@@ -291,40 +291,94 @@ size_t gdl_random(uint64_t *rng, size_t n)
   return rng_pick(rng, n);
 }
 
+/* Random play looks at the interrupt and the clock between runs of steps
+ * (ctx->steps_run) about a millisecond long: a run is doubled while the
+ * time between two looks is under a quarter of one and halved while it
+ * is over two.  So a limit stops play within a few milliseconds of it,
+ * between two steps (the network whole), while the looks (a clock read,
+ * 25 to 150 ns) cost nothing beside a millisecond of steps, however
+ * cheap a step is.  `done` steps were played since the last call; 1 when
+ * a limit is met (the message set). */
+static int steps_look(gdl_ctx *ctx, size_t done)
+{
+  double t, dt;
+  if (done < ctx->steps_left) {
+    ctx->steps_left -= (uint32_t)done;
+    return 0;
+  }
+  t = ctx_clock();
+  dt = t - ctx->steps_t;
+  if (ctx->steps_run == 0)
+    ctx->steps_run = 16;
+  else if (dt < 0.00025 && ctx->steps_run < (1u << 20))
+    ctx->steps_run *= 2;
+  else if (dt > 0.002 && ctx->steps_run > 1)
+    ctx->steps_run /= 2;
+  ctx->steps_t = t;
+  ctx->steps_left = ctx->steps_run;
+  return ctx_limit(ctx);
+}
+
+/* gdl_random_steps' play, *steps counted as it goes (so a throw out of
+ * it leaves the steps played): by bits in the network where it can,
+ * else by the public calls. */
+static gdl_status random_play(gdl_ctx *ctx, uint64_t *rng, size_t max_steps,
+                              size_t *steps, int *over)
+{
+  size_t r, n, run, got;
+  const gdl_term *mv;
+  gdl_status st = GDL_OK;
+  if (steps_look(ctx, 1))      /* a call counts as a step: a game over */
+    return GDL_ELIMIT;         /* at the start plays none */
+  if (GROUND(ctx)) {
+    while (*steps < max_steps && !*over) {
+      /* in runs, with a look at the limits before each */
+      if (steps_look(ctx, 0))
+        return GDL_ELIMIT;
+      run = max_steps - *steps < ctx->steps_left ? max_steps - *steps
+                                                 : ctx->steps_left;
+      if (!ground_random_steps(ctx, rng, run, &got, over))
+        break;                 /* not by bits (at the first run) */
+      *steps += got;
+      ctx->steps_left -= (uint32_t)got;
+      if (got) {
+        ctx->cur_stale = 1;
+        ctx->db_state = 0;
+      }
+    }
+    if (*steps || *over)
+      return GDL_OK;
+  }
+  if (!ctx->joint)
+    ctx->joint = ctx_alloc(ctx, (ctx->nroles + 1) * sizeof *ctx->joint);
+  while (*steps < max_steps && !(*over = gdl_terminal(ctx))) {
+    if (steps_look(ctx, 1))
+      return GDL_ELIMIT;
+    for (r = 0; r < ctx->nroles; r++) {
+      if ((st = gdl_legal(ctx, r, &mv, &n)) != GDL_OK || n == 0)
+        break;
+      ctx->joint[r] = mv[gdl_random(rng, n)];
+    }
+    if (r < ctx->nroles) {
+      *over = st == GDL_OK;            /* a role with no legal move */
+      break;
+    }
+    if ((st = gdl_advance(ctx, ctx->joint)) != GDL_OK)
+      break;
+    ++*steps;
+  }
+  return st;
+}
+
 gdl_status gdl_random_steps(gdl_ctx *ctx, uint64_t *rng, size_t max_steps,
                             size_t *steps, int *over)
 {
-  size_t k = 0, r, n;
-  const gdl_term *mv;
-  gdl_status st = GDL_OK;
+  gdl_status st;
   *steps = 0;
   *over = 0;
   PROTECT(ctx);
   need_state(ctx);
-  if (GROUND(ctx) && ground_random_steps(ctx, rng, max_steps, &k, over)) {
-    if (k) {
-      ctx->cur_stale = 1;
-      ctx->db_state = 0;
-    }
-  } else {
-    if (!ctx->joint)
-      ctx->joint = ctx_alloc(ctx, (ctx->nroles + 1) * sizeof *ctx->joint);
-    while (k < max_steps && !(*over = gdl_terminal(ctx))) {
-      for (r = 0; r < ctx->nroles; r++) {
-        if ((st = gdl_legal(ctx, r, &mv, &n)) != GDL_OK || n == 0)
-          break;
-        ctx->joint[r] = mv[gdl_random(rng, n)];
-      }
-      if (r < ctx->nroles) {
-        *over = st == GDL_OK;          /* a role with no legal move */
-        break;
-      }
-      if ((st = gdl_advance(ctx, ctx->joint)) != GDL_OK)
-        break;
-      k++;
-    }
-  }
-  *steps = k;
+  st = random_play(ctx, rng, max_steps, steps, over);
   UNPROTECT(ctx);
   return st;
 }

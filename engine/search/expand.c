@@ -141,6 +141,8 @@ int expand_successors(search_t *S, expand_fn each, void *arg, int first)
       S->joint[r] = mv[r][pick[r]];
     state_next(S);
     S->res->generated++;
+    POLL(ctx);                 /* a successor may be dear: a large network
+                                  propagated, a state interpreted */
     if (each(S, arg, place))
       return 1;
     /* the last role's moves vary fastest */
@@ -192,8 +194,7 @@ int expand_estimate(search_t *S, const uint32_t *w, uint32_t *hmax,
   *hmax = *hff = 0;
   if (!S->E)
     return 1;
-  if ((++S->ctx->poll & 63) == 0)   /* an estimate can take a while */
-    ctx_poll(S->ctx);
+  POLL(S->ctx);                 /* an estimate can take a while */
   estimates_with_groups(S->E, S->D, w, hmax, hff);
   if (*hmax == EST_DEAD || (S->prune && dead_end(S->E, S->B, w))) {
     if (S->prune) {
@@ -258,14 +259,28 @@ typedef struct {
   uint32_t lo, hi;
 } est_job;
 
-/* The estimates of children [lo, hi), and whether each is a dead end. */
+/* Whether the interrupt is set or the deadline passed: only read, so a
+ * worker thread may ask (it cannot jump); the caller's ctx_poll stops the
+ * search once the threads are back. */
+static int limit_passed(const gdl_ctx *ctx)
+{
+  return (ctx->interrupt && *ctx->interrupt) ||
+         (ctx->deadline > 0 && ctx_clock() > ctx->deadline);
+}
+
+/* The estimates of children [lo, hi), and whether each is a dead end;
+ * cut short at a limit (a state's children can take seconds: 961 of
+ * them on queens31lg, each estimate over a large network), looked at
+ * before each child but where estimates are cheap (every 64th). */
 static void *estimate_part(void *arg)
 {
   est_job *j = arg;
   search_t *S = j->S;
-  uint32_t i;
+  uint32_t i, every = S->est_cost > 0 && S->est_cost < 20e-6 ? 64 : 1;
   for (i = j->lo; i < j->hi; i++) {
     const uint32_t *w = S->kbits + (size_t)i * S->words;
+    if ((i - j->lo) % every == every - 1 && limit_passed(S->ctx))
+      break;
     estimates_with_groups(j->E, S->D, w, &S->khm[i], &S->khf[i]);
     S->kdead[i] = S->khm[i] == EST_DEAD ||
                   (S->prune && dead_end(j->E, j->B, w));
@@ -309,6 +324,7 @@ void kids_estimate(search_t *S)
   for (t = 0; t < nt; t++)
     estimate_part(&job[t]);
 #endif
+  ctx_poll(S->ctx);            /* (before reading what a limit cut short) */
   if (nt == 1 && n) {          /* the cost of one, for the next choice:
                                   a running mean, so that one stall
                                   (the machine's, not ours) counts little */
@@ -322,5 +338,4 @@ void kids_estimate(search_t *S)
       else
         S->khm[i] = S->khf[i] = 0;
     }
-  ctx_poll(S->ctx);
 }

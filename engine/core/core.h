@@ -191,6 +191,11 @@ void sb_putc(gdl_ctx *ctx, strbuf_t *b, char c);
 void sb_puts(gdl_ctx *ctx, strbuf_t *b, const char *s, size_t n);
 void sb_printf(gdl_ctx *ctx, strbuf_t *b, const char *fmt, ...);
 void sb_term(gdl_ctx *ctx, strbuf_t *b, gdl_term t, const uint32_t *varnames);
+/* Term t as text in ctx->termtext, written by put(ctx, b, t, arg); "?"
+ * when memory runs out (gdl_term_str, gdl_term_text). */
+const char *term_text(gdl_ctx *ctx, gdl_term t,
+                      void (*put)(gdl_ctx *, strbuf_t *, gdl_term, int),
+                      int arg);
 /* Sorts terms in place by their KIF text, byte order: the order gdl lists
  * facts in for a person (gdl state, trace, explain, graph). */
 void term_sort_text(gdl_ctx *ctx, gdl_term *a, uint32_t n);

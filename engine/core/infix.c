@@ -174,19 +174,9 @@ void term_put_asked(gdl_ctx *ctx, strbuf_t *b, gdl_term t, int infix)
 
 const char *gdl_term_text(gdl_ctx *ctx, gdl_term t, gdl_syntax syntax)
 {
-  jmp_buf jb, *old = ctx->jmp;
-  ctx->jmp = &jb;
-  if (setjmp(jb)) {
-    ctx->jmp = old;
-    return "?";
-  }
-  ctx->termtext.n = 0;
-  sb_puts(ctx, &ctx->termtext, "", 0);
-  term_put_asked(ctx, &ctx->termtext, t,
-                 syntax == GDL_SYNTAX_INFIX ||
-                     (syntax == GDL_SYNTAX_AUTO && infix_described(ctx)));
-  ctx->jmp = old;
-  return ctx->termtext.s;
+  return term_text(ctx, t, term_put_asked,
+                   syntax == GDL_SYNTAX_INFIX ||
+                       (syntax == GDL_SYNTAX_AUTO && infix_described(ctx)));
 }
 
 int infix_terms_text(const gdl_ctx *ctx, const char *text)

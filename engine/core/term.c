@@ -281,7 +281,9 @@ void sb_term(gdl_ctx *ctx, strbuf_t *b, gdl_term t, const uint32_t *varnames)
   }
 }
 
-const char *gdl_term_str(gdl_ctx *ctx, gdl_term t)
+const char *term_text(gdl_ctx *ctx, gdl_term t,
+                      void (*put)(gdl_ctx *, strbuf_t *, gdl_term, int),
+                      int arg)
 {
   jmp_buf jb, *old = ctx->jmp;
   ctx->jmp = &jb;
@@ -291,9 +293,20 @@ const char *gdl_term_str(gdl_ctx *ctx, gdl_term t)
   }
   ctx->termtext.n = 0;
   sb_puts(ctx, &ctx->termtext, "", 0);
-  sb_term(ctx, &ctx->termtext, t, NULL);
+  put(ctx, &ctx->termtext, t, arg);
   ctx->jmp = old;
   return ctx->termtext.s;
+}
+
+static void put_kif(gdl_ctx *ctx, strbuf_t *b, gdl_term t, int unused)
+{
+  (void)unused;
+  sb_term(ctx, b, t, NULL);
+}
+
+const char *gdl_term_str(gdl_ctx *ctx, gdl_term t)
+{
+  return term_text(ctx, t, put_kif, 0);
 }
 
 static size_t write_term(const gdl_ctx *ctx, gdl_term t, char *buf, size_t n,

@@ -1479,50 +1479,32 @@ START_TEST(test_solve_time)
 END_TEST
 
 /* Ctrl-C stops gdl bench in the middle of a playout (chess on the
- * interpreter) within LIMIT_SLACK: the counts so far, exit status 3. */
-START_TEST(test_bench_sigint)
-{
-  char *out;
-  double took, late;
-  int rc = gdl_timed(1.5, &took, &late, &out, "bench --engine interp "
-                     "--seconds 60 %s", tu_corpus("multi/chess.kif"));
-  ck_assert_int_eq(rc, 3);
-  ck_assert_has(out, "states/s");
-  ck_assert_msg(late <= LIMIT_SLACK, "bench stopped %.3f s after SIGINT",
-                late);
-  free(out);
-}
-END_TEST
+ * interpreter), bench in the middle of the grounding attempt
+ * (ruleDepthExponential, whose relaxed fixpoint runs 2.2 s before it gives
+ * up), and gdl solve on the interpreter, each within LIMIT_SLACK: what it
+ * has so far, exit status 3. */
+static const struct {
+  double after;              /* seconds before SIGINT */
+  const char *cmd, *file, *want;
+} sigints[] = {
+  { 1.5, "bench --engine interp --seconds 60", "multi/chess.kif",
+    "states/s" },
+  { 0.5, "bench --seconds 60", "single/ruleDepthExponential.kif",
+    "states/s" },
+  { 1.5, "solve --engine interp --quiet", "multi/chess.kif",
+    "; limit: interrupted" },
+};
 
-/* Ctrl-C in the middle of the grounding attempt (ruleDepthExponential,
- * whose relaxed fixpoint runs 2.2 s before it gives up): bench stops
- * there too, and says what it has. */
-START_TEST(test_bench_sigint_grounding)
+START_TEST(test_sigint)
 {
   char *out;
   double took, late;
-  int rc = gdl_timed(0.5, &took, &late, &out, "bench --seconds 60 %s",
-                     tu_corpus("single/ruleDepthExponential.kif"));
+  int rc = gdl_timed(sigints[_i].after, &took, &late, &out, "%s %s",
+                     sigints[_i].cmd, tu_corpus(sigints[_i].file));
   ck_assert_int_eq(rc, 3);
-  ck_assert_has(out, "states/s");
-  ck_assert_msg(late <= LIMIT_SLACK, "bench stopped %.3f s after SIGINT",
-                late);
-  free(out);
-}
-END_TEST
-
-/* Ctrl-C stops gdl solve on the interpreter: the summary says so, exit
- * status 3. */
-START_TEST(test_solve_sigint)
-{
-  char *out;
-  double took, late;
-  int rc = gdl_timed(1.5, &took, &late, &out, "solve --engine interp "
-                     "--quiet %s", tu_corpus("multi/chess.kif"));
-  ck_assert_int_eq(rc, 3);
-  ck_assert_has(out, "; limit: interrupted");
-  ck_assert_msg(late <= LIMIT_SLACK, "solve stopped %.3f s after SIGINT",
-                late);
+  ck_assert_has(out, sigints[_i].want);
+  ck_assert_msg(late <= LIMIT_SLACK, "%s stopped %.3f s after SIGINT",
+                sigints[_i].cmd, late);
   free(out);
 }
 END_TEST
@@ -1614,9 +1596,8 @@ Suite *cli_suite(void)
   tcase_set_timeout(tc, 30);
   tcase_add_test(tc, test_bench_time_interp);
   tcase_add_test(tc, test_solve_time);
-  tcase_add_test(tc, test_bench_sigint);
-  tcase_add_test(tc, test_bench_sigint_grounding);
-  tcase_add_test(tc, test_solve_sigint);
+  tcase_add_loop_test(tc, test_sigint, 0,
+                      (int)(sizeof sigints / sizeof sigints[0]));
   suite_add_tcase(s, tc);
 
   tc = tcase_create("playout");

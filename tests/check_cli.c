@@ -1425,16 +1425,17 @@ static int gdl_timed(double after, double *took, double *late, char **out,
   return WIFEXITED(status) ? WEXITSTATUS(status) : 128 + WTERMSIG(status);
 }
 
-/* bench --seconds on the interpreter where a playout takes many seconds
- * (chess: before, the time was read only between playouts, and 4 s took
- * 46): it ends within 10% of the limit, set-up included, with the states
- * of the playout it cut and no playout counted. */
+/* bench --seconds on the interpreter where a playout takes minutes (on
+ * chess, whose playouts took seconds, the time was read only between
+ * playouts, and 4 s took 46): it ends within 10% of the limit, set-up
+ * included, with the states of the playout it cut and no playout
+ * counted. */
 START_TEST(test_bench_time_interp)
 {
   char *out;
   double took;
   int rc = gdl_timed(0, &took, NULL, &out, "bench --engine interp "
-                     "--seconds 4 %s", tu_corpus("multi/chess.kif"));
+                     "--seconds 4 tests/limits/binary-counter.kif");
   ck_assert_int_eq(rc, 0);
   ck_assert_has(out, "states/s");
   ck_assert_has(out, " 0 playouts in ");

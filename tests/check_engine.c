@@ -1156,6 +1156,77 @@ START_TEST(test_lazy_key)
 }
 END_TEST
 
+/* A shooter at 0 on a line of 120 cells, with a wall at 50, may shoot a
+ * target it sees: (clear ?lane ?x ?z), every cell between free, is
+ * recursive and has about 14,000 facts a state, but is asked only with
+ * its arguments known, and its recursion descends along succ: lazy, asked
+ * top down.  With (step ?x ?y) both ways instead of succ, the recursion
+ * could go round (clear left 3 9) -> (clear left 4 9) -> (clear left 3 9):
+ * it is evaluated in full, bottom up. */
+static char *shooter_game(int both_ways)
+{
+  static const char rules[] =
+    "(role p)\n"
+    "(init (at 0))\n"
+    "(init (blocked 50))\n"
+    "(target 10) (target 60) (target 110)\n"
+    "(lane left) (lane right)\n"
+    "(<= (clear ?l ?x ?z) (lane ?l) (step ?x ?z))\n"
+    "(<= (clear ?l ?x ?z) (step ?x ?y) (not (true (blocked ?y)))\n"
+    "    (clear ?l ?y ?z))\n"
+    "(<= (legal p (shoot ?z)) (true (at ?x)) (target ?z)\n"
+    "    (clear left ?x ?z))\n"
+    "(<= (legal p remove) (true (blocked ?y)))\n"
+    "(<= (next (at ?x)) (true (at ?x)))\n"
+    "(<= (next (blocked ?y)) (true (blocked ?y)) (not (does p remove)))\n"
+    "(<= (next done) (does p (shoot 110)))\n"
+    "(<= terminal (true done))\n"
+    "(<= (goal p 100) (true (at 0)))\n";
+  char *text = malloc(sizeof rules + 120 * 24 + 128);
+  size_t n = 0;
+  int i;
+  n += (size_t)sprintf(text + n, "(<= (step ?x ?y) (succ ?x ?y))\n");
+  if (both_ways)
+    n += (size_t)sprintf(text + n, "(<= (step ?x ?y) (succ ?y ?x))\n");
+  for (i = 0; i < 119; i++)
+    n += (size_t)sprintf(text + n, "(succ %d %d)\n", i, i + 1);
+  memcpy(text + n, rules, sizeof rules);
+  return text;
+}
+
+/* Lazy recursion: answers right before and after the wall goes, under a
+ * fact limit that evaluating (clear ?x ?z) in full would pass; the same
+ * answers where the recursion could cycle, which then needs the facts. */
+START_TEST(test_lazy_recursive)
+{
+  int both = _i;
+  char *text = shooter_game(both), *a;
+  gdl_ctx *ctx = gdl_new();
+  gdl_state s = { 0, 0, NULL };
+  gdl_set_fact_limit(ctx, 3000);
+  ck_assert_int_eq(gdl_load_string(ctx, "shooter.kif", text, strlen(text)),
+                   GDL_OK);
+  ck_assert_int_eq(gdl_compile(ctx, 0), GDL_OK);
+  ck_assert_int_eq(gdl_use_engine(ctx, GDL_ENGINE_INTERP), GDL_OK);
+  ck_assert_int_eq(gdl_initial(ctx, &s), GDL_OK);
+  if (both) {      /* in full: 2 x 120 x 120 facts, over the limit */
+    ck_assert_int_eq(gdl_set_state(ctx, &s), GDL_ELIMIT);
+    gdl_set_fact_limit(ctx, 100000);
+  }
+  tu_play(ctx, "", &s);
+  a = tu_legal_text(ctx, 0);
+  ck_assert_str_eq(a, "(shoot 10) remove");
+  free(a);
+  tu_play(ctx, "remove", &s);
+  a = tu_legal_text(ctx, 0);
+  ck_assert_str_eq(a, "(shoot 10) (shoot 110) (shoot 60)");
+  free(a);
+  gdl_state_release(ctx, &s);
+  gdl_free(ctx);
+  free(text);
+}
+END_TEST
+
 /* ---- the suite -------------------------------------------------------- */
 
 #define N(a) ((int)(sizeof(a) / sizeof((a)[0])))
@@ -1205,6 +1276,7 @@ Suite *engine_suite(void)
 
   tc = tcase_create("lazy");
   tcase_add_test(tc, test_lazy_key);
+  tcase_add_loop_test(tc, test_lazy_recursive, 0, 2);
   suite_add_tcase(s, tc);
   return s;
 }

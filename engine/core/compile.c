@@ -1,7 +1,8 @@
 /*
  * compile.c - gdl_compile: the checked program (check.c) made ready for
  * evaluation: the join orders of the rules (eval_plan.c), the static
- * relations computed once (eval.c) and the join orders again, knowing
+ * relations computed once (eval.c), the lazy recursive relations whose
+ * recursion they do not prove to end made eager, the join orders again, knowing
  * their sizes; then the roles, and the questions about them.
  */
 #include <setjmp.h>
@@ -19,6 +20,7 @@ gdl_status gdl_compile(gdl_ctx *ctx, unsigned flags)
   eval_plan(ctx, 0);
   ctx->compiled = 1;
   eval_phase(ctx, P_STATIC);
+  eval_check_descent(ctx);
   ctx->statics_done = 1;
   eval_plan(ctx, 1);
   /* roles, in the order they were derived (for facts: as written) */

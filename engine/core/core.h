@@ -275,6 +275,13 @@ typedef struct {
   uint8_t *lazykey;      /* lazy: per argument, 1 when every use binds it
                             (the key the answers are looked up by) */
   uint32_t nkey;         /* lazy: key arguments; arity: asked with all known */
+  uint32_t *descent;     /* lazy and recursive: triples (S, i, j), static
+                            relations whose facts lead (argument i to
+                            argument j) from a rule head's value at one key
+                            position to its recursive literal's; asking
+                            ends when they make no cycle
+                            (eval_check_descent) */
+  uint32_t ndescent;     /* triples in descent */
   gdl_term *facts;       /* derived facts (atoms), insertion order */
   uint32_t n, cap;
   index_t *idx;          /* indexes the plans use, built when first needed */
@@ -365,6 +372,10 @@ int eval_insert(gdl_ctx *ctx, uint32_t rel, gdl_term atom);
  * when cols is not 0; made (not built) when new. */
 int32_t eval_index_slot(gdl_ctx *ctx, uint32_t r, int arg, int sub,
                         uint32_t cols);
+/* Once the static relations are known: each lazy recursive relation whose
+ * recursion could go round in a cycle (its descent edges have one) is
+ * evaluated in full from then on. */
+void eval_check_descent(gdl_ctx *ctx);
 /* The lazy relations rel depends on (all: rel < 0) evaluated in full, up
  * to a phase, and lazy no more. */
 void eval_unlazy(gdl_ctx *ctx, int upto, int rel);

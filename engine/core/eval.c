@@ -21,11 +21,13 @@
  * arguments known: chess's (threatened_with_capture ?owner ?cx ?cy ...) or
  * sudoku's exactlyFirst with all of them, mummy maze's (movetoward ?x ?y
  * ?ex ?ey ?card) with all but the last; their full extensions have
- * millions of facts.  A relation that is not recursive, has no facts of
- * its own, is no keyword, and could be large (eval_plan.c) is made lazy
- * when the argument positions that every rule using it binds by other
- * literals, its key, are not none (choose_lazy: the intersection over the
- * uses; an atom without arguments is asked whole).  It is never
+ * millions of facts.  A relation that has no facts of its own, is no
+ * keyword, could be large, and is not recursive (or is, through itself
+ * alone, along a descent that ends: chess's clear_row_ig; eval_plan.c,
+ * eval_check_descent) is made lazy when the argument positions that every
+ * rule using it binds by other literals, its key, are not none
+ * (choose_lazy: the intersection over the uses; an atom without arguments
+ * is asked whole).  It is never
  * materialised.  A literal over it, reached with its key arguments bound,
  * is answered top-down: the key is looked up in a memo valid for the
  * current epoch of the relation's phase; when missing, each of its rules
@@ -802,6 +804,72 @@ void eval_unlazy(gdl_ctx *ctx, int upto, int rel)
       eval_scc(ctx, s);
   }
   ctx_free(ctx, cone);
+}
+
+/* Whether the descent edges of lazy relation R (the facts of its static
+ * relations, argument i to argument j) make a cycle: Kahn's algorithm
+ * over the terms they link.  A static relation that is itself lazy has
+ * no facts to look at, and counts as one. */
+static int descent_cycle(gdl_ctx *ctx, const rel_t *R)
+{
+  uint32_t n = ctx->nterms + 1, k, f, ne = 0, nq = 0, left = 0;
+  uint32_t *indeg, *first, *adj, *queue;
+  int cyc;
+  for (k = 0; k < R->ndescent; k++) {
+    if (ctx->rels[R->descent[3 * k]].lazy)
+      return 1;
+    ne += ctx->rels[R->descent[3 * k]].n;
+  }
+  indeg = ctx_alloc(ctx, n * sizeof *indeg);
+  first = ctx_alloc(ctx, (n + 1) * sizeof *first);
+  adj = ctx_alloc(ctx, (ne + 1) * sizeof *adj);
+  queue = ctx_alloc(ctx, n * sizeof *queue);
+  memset(indeg, 0, n * sizeof *indeg);
+  memset(first, 0, (n + 1) * sizeof *first);
+  for (k = 0; k < R->ndescent; k++) {       /* out-degrees, then offsets */
+    const rel_t *S = &ctx->rels[R->descent[3 * k]];
+    for (f = 0; f < S->n; f++)
+      first[TARG(ctx, S->facts[f], R->descent[3 * k + 1]) + 1]++;
+  }
+  for (k = 1; k <= n; k++)
+    first[k] += first[k - 1];
+  for (k = 0; k < R->ndescent; k++) {
+    const rel_t *S = &ctx->rels[R->descent[3 * k]];
+    for (f = 0; f < S->n; f++) {
+      gdl_term u = TARG(ctx, S->facts[f], R->descent[3 * k + 1]);
+      gdl_term v = TARG(ctx, S->facts[f], R->descent[3 * k + 2]);
+      adj[--first[u + 1]] = v;     /* filled from the end of u's block */
+      indeg[v]++;
+    }
+  }
+  for (k = 0; k < n; k++)              /* first[u+1] is now u's start */
+    if (first[k + 1] < (k + 2 <= n ? first[k + 2] : ne) || indeg[k]) {
+      left++;
+      if (!indeg[k])
+        queue[nq++] = k;
+    }
+  for (f = 0; f < nq; f++) {
+    uint32_t u = queue[f], end = u + 2 <= n ? first[u + 2] : ne;
+    left--;
+    for (k = first[u + 1]; k < end; k++)
+      if (--indeg[adj[k]] == 0)
+        queue[nq++] = adj[k];
+  }
+  cyc = left != 0;
+  ctx_free(ctx, indeg);
+  ctx_free(ctx, first);
+  ctx_free(ctx, adj);
+  ctx_free(ctx, queue);
+  return cyc;
+}
+
+void eval_check_descent(gdl_ctx *ctx)
+{
+  uint32_t i;
+  for (i = 0; i < ctx->nrels; i++)
+    if (ctx->rels[i].lazy && ctx->rels[i].ndescent &&
+        descent_cycle(ctx, &ctx->rels[i]))
+      eval_unlazy(ctx, P_STATIC, (int)i);
 }
 
 void eval_rule(gdl_ctx *ctx, const rule_t *r)

@@ -132,14 +132,48 @@ static void place_literal(gdl_ctx *ctx, const rule_t *r, plan_t *p,
   placed[li] = 1;
 }
 
-/* Whether literal l can run as soon as it is reached: a filter whose
- * variables are bound, or a lazy relation's literal whose key is. */
-static int literal_ready(const gdl_ctx *ctx, const lit_t *l,
-                         const uint8_t *bound)
+/* Whether a recursive literal l of rule r must wait for a static
+ * positive literal that shares a variable with it: one of them is its
+ * descent step (choose_lazy), and asking l before that step has checked
+ * that l's atom is smaller than the head's could ask the head itself. */
+static int rec_waits(const gdl_ctx *ctx, const rule_t *r, const lit_t *l,
+                     const uint8_t *placed)
+{
+  uint32_t j, nv = r->nvars + 1;
+  uint8_t *mine, *theirs;
+  int wait = 0;
+  if (!l->rec)
+    return 0;
+  mine = ctx_alloc((gdl_ctx *)ctx, 2 * nv);
+  theirs = mine + nv;
+  memset(mine, 0, 2 * nv);
+  term_vars(ctx, l->a, mine);
+  for (j = 0; j < r->nbody && !wait; j++) {
+    const lit_t *m = &r->body[j];
+    uint32_t v;
+    if (placed[j] || m == l || m->kind != L_POS ||
+        ctx->rels[m->rel].phase != P_STATIC)
+      continue;
+    memset(theirs, 0, nv);
+    term_vars(ctx, m->a, theirs);
+    for (v = 0; v < nv && !wait; v++)
+      wait = mine[v] && theirs[v];
+  }
+  ctx_free((gdl_ctx *)ctx, mine);
+  return wait;
+}
+
+/* Whether literal l of rule r can run as soon as it is reached: a filter
+ * whose variables are bound, or a lazy relation's literal whose key is
+ * (and, when recursive, after its descent step). */
+static int literal_ready(const gdl_ctx *ctx, const rule_t *r,
+                         const lit_t *l, const uint8_t *bound,
+                         const uint8_t *placed)
 {
   switch (l->kind) {
   case L_POS:
-    return ctx->rels[l->rel].lazy && key_bound(ctx, l, bound);
+    return ctx->rels[l->rel].lazy && key_bound(ctx, l, bound) &&
+           !rec_waits(ctx, r, l, placed);
   case L_NEG:
     return all_bound(ctx, l->a, bound);
   case L_DISTINCT:
@@ -217,7 +251,8 @@ static void make_plan(gdl_ctx *ctx, const rule_t *r, int first, plan_t *p,
     int best = -1;
     double bestcost = 0;
     for (i = 0; i < r->nbody; i++)
-      if (!placed[i] && literal_ready(ctx, &r->body[i], bound))
+      if (!placed[i] &&
+          literal_ready(ctx, r, &r->body[i], bound, placed))
         place_literal(ctx, r, p, i, bound, placed, 0);
     for (i = 0; i < r->nbody; i++) {
       double c;
@@ -246,9 +281,10 @@ static void make_plan(gdl_ctx *ctx, const rule_t *r, int first, plan_t *p,
 }
 
 /* A rough upper bound on the facts a relation can have: its facts, or for
- * a relation defined by rules that are not recursive, the sum over its
- * rules of the product of their positive literals' bounds (`true` counts
- * as a board of 100 facts).  b->est memoises, -1 while being computed;
+ * a relation defined by rules, the sum over its rules of the product of
+ * their positive literals' bounds (`true` counts as a board of 100 facts,
+ * a literal in a recursion being bounded as 1,000).  b->est memoises, -1
+ * while being computed;
  * b->first and b->next list the rules of each relation (UINT32_MAX ends),
  * found once rather than by a pass over all rules for each relation,
  * which took 5 s for a chain of 50,000 rules.  The depth-first walk keeps
@@ -311,9 +347,8 @@ static double size_bound(gdl_ctx *ctx, uint32_t root, bound_t *b)
     v = 0;
     while (f->rule != UINT32_MAX) {
       const rule_t *r = &ctx->rules[f->rule];
-      if (f->lit == 0 && (r->nbody == 0 || ctx->sccs[r->scc].recursive)) {
-        if (r->nbody)
-          f->sum += 1e3;
+      if (r->nbody == 0) {
+        ;                         /* a fact, counted in nfactrules */
       } else {
         while (f->lit < r->nbody && r->body[f->lit].kind != L_POS)
           f->lit++;
@@ -342,55 +377,82 @@ static double size_bound(gdl_ctx *ctx, uint32_t root, bound_t *b)
   }
 }
 
-/* Which relations are lazy (see the top of this file): candidates are the
- * non-keyword relations with rules only, none recursive, whose full
- * extension could be large (over 100,000 facts by size_bound: a small
- * relation is a better generator than a lookup).  Each starts with every
- * argument in its key; then, in every rule that uses a candidate, the
- * arguments of its literal that are not bound by the positive literals
- * over relations that are not candidates (nor by the head's key, when the
- * rule's own relation is one) leave the key.  A relation whose key
- * becomes empty (arity 0 aside: asked whole) is no candidate any more.
- * Repeated until nothing changes: keys only shrink. */
-static void choose_lazy(gdl_ctx *ctx)
+/* A static positive literal of rule r that relates variable x (the head's
+ * argument) to variable y (a recursive literal's): its relation and the
+ * two argument positions, packed in out[0..2]; 0 when there is none. */
+static int descent_step(const gdl_ctx *ctx, const rule_t *r, gdl_term x,
+                        gdl_term y, uint32_t *out)
+{
+  uint32_t j, i, k;
+  for (j = 0; j < r->nbody; j++) {
+    const lit_t *m = &r->body[j];
+    const rel_t *M = &ctx->rels[m->rel];
+    if (m->kind != L_POS || M->phase != P_STATIC || m->rel == r->rel)
+      continue;
+    for (i = 0; i < M->arity; i++)
+      for (k = 0; k < M->arity; k++)
+        if (i != k && TARG(ctx, m->a, i) == x && TARG(ctx, m->a, k) == y) {
+          out[0] = m->rel;
+          out[1] = i;
+          out[2] = k;
+          return 1;
+        }
+  }
+  return 0;
+}
+
+/* The argument positions along which relation rel's recursion descends:
+ * in each of its rules, every recursive literal is over rel itself and has
+ * there a variable that a static literal relates to the head's variable
+ * there (chess's (next_file ?u ?u2) before (clear_row_ig ?u2 ...)).  If
+ * the static facts make no cycle, asking an atom of rel ends (see
+ * eval_check_descent).  A bit a position; 0: none, or not only rel in the
+ * recursion.  pairs (may be NULL) gets the triples for position a. */
+static uint32_t descent_mask(gdl_ctx *ctx, uint32_t rel, int a,
+                             const bound_t *b, uint32_t *pairs,
+                             uint32_t *npairs)
+{
+  const rel_t *R = &ctx->rels[rel];
+  uint32_t i, j, p, mask = R->arity > 32 ? 0 : (uint32_t)-1 >> (32 - R->arity);
+  uint32_t t[3];
+  if (R->arity == 0)
+    return 0;
+  for (i = b->first[rel]; i != UINT32_MAX && mask; i = b->next[i]) {
+    const rule_t *r = &ctx->rules[i];
+    for (j = 0; j < r->nbody && mask; j++) {
+      const lit_t *l = &r->body[j];
+      if (!l->rec)
+        continue;
+      if (l->kind != L_POS || l->rel != rel)
+        return 0;
+      for (p = 0; p < R->arity; p++) {
+        gdl_term x = TARG(ctx, r->head, p), y = TARG(ctx, l->a, p);
+        if (!(mask >> p & 1))
+          continue;
+        if (ctx->terms[x].kind != T_VAR || ctx->terms[y].kind != T_VAR ||
+            x == y || !descent_step(ctx, r, x, y, t)) {
+          mask &= ~(1u << p);
+          continue;
+        }
+        if (pairs && (int)p == a) {
+          COPY(pairs + *npairs * 3, t, sizeof t);
+          ++*npairs;
+        }
+      }
+    }
+  }
+  return mask;
+}
+
+/* Shrinks the keys of the lazy relations until every rule that uses one
+ * binds its key arguments by the positive literals over relations that
+ * are not lazy (and by its head's key, when its own relation is lazy); a
+ * relation whose key becomes empty (arity 0 aside: asked whole) stops
+ * being lazy.  Keys only shrink, so this ends. */
+static void lazy_keys(gdl_ctx *ctx)
 {
   uint32_t i, j, k;
   int changed = 1;
-  bound_t b;
-  b.est = ctx_alloc(ctx, (ctx->nrels + 1) * sizeof *b.est);
-  b.first = ctx_alloc(ctx, (ctx->nrels + 1) * sizeof *b.first);
-  b.next = ctx_alloc(ctx, (ctx->nrules + 1) * sizeof *b.next);
-  b.path = ctx_alloc(ctx, (ctx->nrels + 1) * sizeof *b.path);
-  for (i = 0; i < ctx->nrels; i++) {
-    b.est[i] = -2;
-    b.first[i] = UINT32_MAX;
-  }
-  for (i = ctx->nrules; i-- > 0;) {     /* each list in the rules' order */
-    b.next[i] = b.first[ctx->rules[i].rel];
-    b.first[ctx->rules[i].rel] = i;
-  }
-  for (i = 0; i < ctx->nrels; i++) {
-    rel_t *R = &ctx->rels[i];
-    R->lazy = R->sym >= S_NKEYWORDS && R->nrules > 0 && R->nfactrules == 0 &&
-              size_bound(ctx, i, &b) > 1e5;
-  }
-  ctx_free(ctx, b.est);
-  ctx_free(ctx, b.first);
-  ctx_free(ctx, b.next);
-  ctx_free(ctx, b.path);
-  for (i = 0; i < ctx->nrules; i++) {
-    const rule_t *r = &ctx->rules[i];
-    if (ctx->sccs[r->scc].recursive)
-      ctx->rels[r->rel].lazy = 0;
-  }
-  for (i = 0; i < ctx->nrels; i++) {
-    rel_t *R = &ctx->rels[i];
-    if (!R->lazy)
-      continue;
-    R->lazykey = ctx_arena(ctx, R->arity + 1);
-    memset(R->lazykey, 1, R->arity);
-    R->nkey = R->arity;
-  }
   while (changed) {
     changed = 0;
     for (i = 0; i < ctx->nrules; i++) {
@@ -428,6 +490,103 @@ static void choose_lazy(gdl_ctx *ctx)
       ctx_free(ctx, bound);
     }
   }
+}
+
+/* Which relations are lazy (see the top of this file): candidates are the
+ * non-keyword relations with rules only whose full extension could be
+ * large (over 100,000 facts by size_bound: a small relation is a better
+ * generator than a lookup), and that are not recursive, or recursive
+ * through themselves alone along a descent (descent_mask) and not static
+ * (a static one is evaluated once; asking it costs more than looking it
+ * up, queens31lg's (plus ?x ?y ?z) twice as much).  Each starts
+ * with every argument in its key, shrunk by lazy_keys.  A recursive one
+ * must keep one of its descent positions in its key (else the same key
+ * could be asked again inside its own asking): one that does not is no
+ * candidate, and the keys are found again without it. */
+static void choose_lazy(gdl_ctx *ctx)
+{
+  uint32_t i, k;
+  uint8_t *cand = ctx_alloc(ctx, ctx->nrels + 1);
+  uint32_t *dmask = ctx_alloc(ctx, (ctx->nrels + 1) * sizeof *dmask);
+  uint32_t *nrec = ctx_alloc(ctx, (ctx->nrels + 1) * sizeof *nrec);
+  int again = 1;
+  bound_t b;
+  b.est = ctx_alloc(ctx, (ctx->nrels + 1) * sizeof *b.est);
+  b.first = ctx_alloc(ctx, (ctx->nrels + 1) * sizeof *b.first);
+  b.next = ctx_alloc(ctx, (ctx->nrules + 1) * sizeof *b.next);
+  b.path = ctx_alloc(ctx, (ctx->nrels + 1) * sizeof *b.path);
+  for (i = 0; i < ctx->nrels; i++) {
+    b.est[i] = -2;
+    b.first[i] = UINT32_MAX;
+  }
+  for (i = 0; i < ctx->nrules; i++)     /* recursive literals a relation */
+    for (k = 0; k < ctx->rules[i].nbody; k++)
+      nrec[ctx->rules[i].rel] += ctx->rules[i].body[k].rec;
+  for (i = ctx->nrules; i-- > 0;) {     /* each list in the rules' order */
+    b.next[i] = b.first[ctx->rules[i].rel];
+    b.first[ctx->rules[i].rel] = i;
+  }
+  for (i = 0; i < ctx->nrels; i++) {
+    rel_t *R = &ctx->rels[i];
+    if (R->sym < S_NKEYWORDS || R->nrules == 0 || R->nfactrules > 0)
+      continue;
+    if (nrec[i] == 0) {
+      cand[i] = size_bound(ctx, i, &b) > 1e5;
+      continue;
+    }
+    /* recursive: one that depends on the state, with arguments enough
+     * to be large (a relation of one or two arguments over a board's
+     * coordinates has a few thousand facts at most), bounded with its
+     * recursion counted, and with a descent */
+    if (R->phase == P_STATIC || R->arity < 3 ||
+        size_bound(ctx, i, &b) <= 1e5)
+      continue;
+    dmask[i] = descent_mask(ctx, i, -1, &b, NULL, NULL);
+    cand[i] = dmask[i] != 0;
+  }
+  ctx_free(ctx, b.est);
+  ctx_free(ctx, b.path);
+  while (again) {
+    again = 0;
+    for (i = 0; i < ctx->nrels; i++) {
+      rel_t *R = &ctx->rels[i];
+      R->lazy = cand[i];
+      if (!R->lazy)
+        continue;
+      if (!R->lazykey)
+        R->lazykey = ctx_arena(ctx, R->arity + 1);
+      memset(R->lazykey, 1, R->arity);
+      R->nkey = R->arity;
+    }
+    lazy_keys(ctx);
+    for (i = 0; i < ctx->nrels; i++) {
+      rel_t *R = &ctx->rels[i];
+      if (!R->lazy || !dmask[i])
+        continue;
+      for (k = 0; k < R->arity && !(R->lazykey[k] && dmask[i] >> k & 1);
+           k++)
+        ;
+      if (k == R->arity) {
+        cand[i] = 0;
+        again = 1;
+      }
+    }
+  }
+  for (i = 0; i < ctx->nrels; i++) {
+    rel_t *R = &ctx->rels[i];
+    if (!R->lazy || !dmask[i])
+      continue;
+    for (k = 0; !(R->lazykey[k] && dmask[i] >> k & 1); k++)
+      ;
+    R->descent = ctx_arena(ctx, 3 * nrec[i] * sizeof *R->descent);
+    R->ndescent = 0;
+    descent_mask(ctx, i, (int)k, &b, R->descent, &R->ndescent);
+  }
+  ctx_free(ctx, b.first);
+  ctx_free(ctx, b.next);
+  ctx_free(ctx, nrec);
+  ctx_free(ctx, cand);
+  ctx_free(ctx, dmask);
   ctx->nlazy = 0;
   for (i = 0; i < ctx->nrels; i++)
     ctx->nlazy += ctx->rels[i].lazy;

@@ -1227,6 +1227,57 @@ START_TEST(test_lazy_recursive)
 }
 END_TEST
 
+/* ---- a new state ------------------------------------------------------ */
+
+/* A walker on 0..5 goes right through open cells; (open ?x ?y) reads only
+ * the walls, which stay from state to state unless a wall is broken: the
+ * interpreter keeps its facts while the walls stay, and must compute them
+ * again when the walls change, by a move or by a jump to another state. */
+START_TEST(test_new_state_keeps)
+{
+  static const char text[] =
+    "(role w)\n"
+    "(init (at 0)) (init (wall 2)) (init (wall 4))\n"
+    "(succ 0 1) (succ 1 2) (succ 2 3) (succ 3 4) (succ 4 5)\n"
+    "(<= (open ?x ?y) (succ ?x ?y) (not (true (wall ?y))))\n"
+    "(<= (legal w (go ?y)) (true (at ?x)) (open ?x ?y))\n"
+    "(<= (legal w (break ?y)) (true (at ?x)) (succ ?x ?y)\n"
+    "    (true (wall ?y)))\n"
+    "(<= (next (at ?y)) (does w (go ?y)))\n"
+    "(<= (next (at ?x)) (true (at ?x)) (does w (break ?y)))\n"
+    "(<= (next (wall ?y)) (true (wall ?y)) (not (does w (break ?y))))\n"
+    "(<= terminal (true (at 5)))\n"
+    "(<= (goal w 100) (true (at 5)))\n"
+    "(<= (goal w 0) (not (true (at 5))))\n";
+  static const struct { const char *moves, *legal; } steps[] = {
+    { "", "(go 1)" },
+    { "(go 1)", "(break 2)" },
+    { "(go 1) (break 2)", "(go 2)" },
+    { "(go 1) (break 2) (go 2) (go 3)", "(break 4)" },
+    { "", "(go 1)" },                     /* back: the walls again */
+    { "(go 1) (break 2) (go 2) (go 3) (break 4)", "(go 4)" },
+    { "(go 1)", "(break 2)" },
+  };
+  gdl_ctx *ctx = gdl_new();
+  gdl_state s = { 0, 0, NULL };
+  size_t i;
+  ck_assert_int_eq(gdl_load_string(ctx, "walls.kif", text, strlen(text)),
+                   GDL_OK);
+  ck_assert_int_eq(gdl_compile(ctx, 0), GDL_OK);
+  ck_assert_int_eq(gdl_use_engine(ctx, GDL_ENGINE_INTERP), GDL_OK);
+  for (i = 0; i < sizeof steps / sizeof steps[0]; i++) {
+    char *a;
+    tu_play(ctx, steps[i].moves, &s);
+    a = tu_legal_text(ctx, 0);
+    ck_assert_msg(strcmp(a, steps[i].legal) == 0, "after '%s': %s, not %s",
+                  steps[i].moves, a, steps[i].legal);
+    free(a);
+  }
+  gdl_state_release(ctx, &s);
+  gdl_free(ctx);
+}
+END_TEST
+
 /* ---- the suite -------------------------------------------------------- */
 
 #define N(a) ((int)(sizeof(a) / sizeof((a)[0])))
@@ -1277,6 +1328,7 @@ Suite *engine_suite(void)
   tc = tcase_create("lazy");
   tcase_add_test(tc, test_lazy_key);
   tcase_add_loop_test(tc, test_lazy_recursive, 0, 2);
+  tcase_add_test(tc, test_new_state_keeps);
   suite_add_tcase(s, tc);
   return s;
 }

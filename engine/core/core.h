@@ -356,6 +356,10 @@ typedef struct {
 
 /* Evaluates every stratum of a phase, in order. */
 void eval_phase(gdl_ctx *ctx, int phase);
+/* The state phase for the state whose `true` atoms are atoms[0..n): the
+ * relations that read no fluent whose facts changed since the state held
+ * keep their facts, the others are computed again. */
+void eval_new_state(gdl_ctx *ctx, const gdl_term *atoms, uint32_t n);
 /* The same over a database that has only grown since each relation r had
  * since[r] facts, every one of which the phase's rules have seen (the
  * relaxed rounds of network/ground.c): only joins that use a newer fact
@@ -555,11 +559,14 @@ struct gdl_ctx {
                                   (eval_plan.c, pick_key), and each
                                   positive literal's semi-naive plan */
   int nlazy;                   /* lazy relations (none: all materialised) */
-  uint8_t *lazyval;            /* per atom of a lazy relation: 1 holds, 2 not */
-  uint32_t *lazyans;           /* per key term of a lazy relation: offset of
-                                  its answers in lazypool[its phase] */
-  uint32_t *lazyepoch;         /* either, as of this epoch of its phase */
-  uint32_t lazycap;
+  struct lazymemo *lmemo[3];   /* per phase: what lazy relations answered
+                                  (eval.c), valid for one epoch */
+  uint32_t lmemomask[3], lmemoused[3], lmemoep[3];
+  gdl_term *lkeys[3];          /* per phase: the values the memo is keyed
+                                  by; emptied with a new epoch */
+  uint32_t lkeysn[3], lkeyscap[3];
+  uint32_t *rfirst, *rnext;    /* the rules of each relation: first, next
+                                  (UINT32_MAX ends), in the rules' order */
   gdl_term *lazypool[3];       /* per phase: answer lists, each a count then
                                   the atoms; emptied with the phase */
   uint32_t lazypooln[3], lazypoolcap[3];
@@ -576,6 +583,18 @@ struct gdl_ctx {
   int ground_off;              /* built, but the interpreter is chosen */
   gdl_state cur;               /* the current state (for questions) */
   int db_state;                /* the database holds the current state */
+  int state_whole;             /* the state phase's relations are complete
+                                  for the `true` facts held (eval.c:
+                                  eval_new_state may keep some) */
+  uint32_t *sdep, *sdepoff;    /* per rule, what it reads that a state can
+                                  change: relations, and nrels + the
+                                  functor of a fluent `true` matches
+                                  (UINT32_MAX: any) */
+  uint8_t *fchanged;           /* per symbol: fluents of that functor
+                                  changed (eval_new_state, scratch) */
+  uint32_t *fcount;            /* per symbol: scratch counts */
+  uint32_t fsyms;              /* symbols fchanged and fcount have room for */
+  uint8_t *rdirty;             /* per relation: recomputed (scratch) */
   int cur_stale;               /* grounded: cur lags behind the network,
                                   which gdl_advance moved on */
   gdl_state adv;               /* gdl_advance's next state, interpreted */

@@ -236,6 +236,8 @@ void eval_drop(gdl_ctx *ctx, uint32_t r)
 void eval_clear(gdl_ctx *ctx, int phase)
 {
   uint32_t r, i;
+  if (phase <= P_STATE)
+    ctx->state_whole = 0;
   for (i = (uint32_t)phase; i < 3; i++) {
     ctx->epoch[i]++;
     if (i != P_STATIC)           /* static answers hold for good */
@@ -372,24 +374,95 @@ struct lazyout {
   uint32_t mask;
 };
 
-/* Memo entries are valid for one epoch of the relation's phase (static
- * ones for good). */
+/* The memo: what a lazy relation answered, keyed by the relation, what
+ * was asked (M_HOLDS: an atom, its arguments' values; M_KEY: the answers
+ * for the values of its key arguments; M_MEMBER: an atom among its key's
+ * answers, the atom) and those values, in one open-addressing table per
+ * phase.  Entries are valid for one epoch of the relation's phase (static
+ * ones for good); one of another epoch is a free slot.  That keeps probing
+ * right without clearing the table: an entry was put at the first free
+ * slot of its probe when it was put, and the entries before it there are
+ * of the same epoch, so they stay.  Keyed by values, not by the atom, so
+ * that a test builds no term (hash-consing chess's tested atoms was a
+ * third of its time). */
+enum { M_HOLDS, M_KEY, M_MEMBER };
+
+struct lazymemo {
+  uint32_t epoch, hash;
+  uint32_t tag;          /* relation * 4 + what was asked */
+  uint32_t koff;         /* its values in lkeys[phase] */
+  uint32_t val;          /* M_HOLDS, M_MEMBER: 1 holds, 2 not; M_KEY: the
+                            offset of the answers in lazypool[phase] */
+};
+
 static uint32_t lazy_epoch(const gdl_ctx *ctx, const rel_t *R)
 {
   return R->phase == P_STATIC ? 1 : ctx->epoch[R->phase] + 2;
 }
 
-/* Makes room in the memo for term t. */
-static void lazy_memo_room(gdl_ctx *ctx, gdl_term t)
+static uint32_t memo_hash(uint32_t tag, const gdl_term *v, uint32_t n)
 {
-  uint32_t old = ctx->lazycap;
-  if (t < old)
-    return;
-  GROW(ctx, ctx->lazyepoch, ctx->lazycap, t);
-  ctx->lazyval = ctx_realloc(ctx, ctx->lazyval, ctx->lazycap);
-  memset(ctx->lazyval + old, 0, ctx->lazycap - old);
-  ctx->lazyans = ctx_realloc(ctx, ctx->lazyans,
-                             ctx->lazycap * sizeof *ctx->lazyans);
+  uint32_t h = tag * 2654435761u, i;
+  for (i = 0; i < n; i++)
+    h = (h ^ v[i]) * 0x01000193u + (h >> 15);
+  return h ^ (h >> 16);
+}
+
+/* The entry for (tag, v[0..n)) in phase ph as of epoch ep, or NULL. */
+static const struct lazymemo *memo_get(const gdl_ctx *ctx, int ph,
+                                       uint32_t ep, uint32_t tag,
+                                       const gdl_term *v, uint32_t n,
+                                       uint32_t h)
+{
+  const struct lazymemo *m = ctx->lmemo[ph];
+  uint32_t j, mask = ctx->lmemomask[ph];
+  if (!m)
+    return NULL;
+  for (j = h & mask; m[j].epoch == ep; j = (j + 1) & mask)
+    if (m[j].hash == h && m[j].tag == tag &&
+        memcmp(ctx->lkeys[ph] + m[j].koff, v, n * sizeof *v) == 0)
+      return &m[j];
+  return NULL;
+}
+
+static void memo_put(gdl_ctx *ctx, int ph, uint32_t ep, uint32_t tag,
+                     const gdl_term *v, uint32_t n, uint32_t h, uint32_t val)
+{
+  struct lazymemo *m;
+  uint32_t j, mask;
+  if (ctx->lmemoep[ph] != ep) {        /* a new epoch: all slots free */
+    ctx->lmemoep[ph] = ep;
+    ctx->lmemoused[ph] = 0;
+    ctx->lkeysn[ph] = 0;
+  }
+  if (!ctx->lmemo[ph] || (ctx->lmemoused[ph] + 1) * 2 > ctx->lmemomask[ph]) {
+    uint32_t cap = ctx->lmemo[ph] ? (ctx->lmemomask[ph] + 1) * 2 : 1024, k;
+    struct lazymemo *old = ctx->lmemo[ph];
+    m = ctx_alloc(ctx, cap * sizeof *m);    /* epoch 0: free */
+    for (k = 0; old && k <= ctx->lmemomask[ph]; k++)
+      if (old[k].epoch == ep) {
+        for (j = old[k].hash & (cap - 1); m[j].epoch == ep;
+             j = (j + 1) & (cap - 1))
+          ;
+        m[j] = old[k];
+      }
+    ctx_free(ctx, old);
+    ctx->lmemo[ph] = m;
+    ctx->lmemomask[ph] = cap - 1;
+  }
+  m = ctx->lmemo[ph];
+  mask = ctx->lmemomask[ph];
+  for (j = h & mask; m[j].epoch == ep; j = (j + 1) & mask)
+    ;
+  GROW(ctx, ctx->lkeys[ph], ctx->lkeyscap[ph], ctx->lkeysn[ph] + n);
+  COPY(ctx->lkeys[ph] + ctx->lkeysn[ph], v, n * sizeof *v);
+  m[j].epoch = ep;
+  m[j].hash = h;
+  m[j].tag = tag;
+  m[j].koff = ctx->lkeysn[ph];
+  m[j].val = val;
+  ctx->lkeysn[ph] += n;
+  ctx->lmemoused[ph]++;
 }
 
 /* A nested evaluation runs in the middle of another rule's join: its
@@ -413,25 +486,58 @@ static void bind_restore(gdl_ctx *ctx, gdl_term *save, uint32_t ntrail)
   ctx_free(ctx, save);
 }
 
-/* Whether the ground atom t of lazy relation rel holds. */
-static int lazy_holds(gdl_ctx *ctx, uint32_t rel, gdl_term t)
+/* The values of pattern pat's arguments (those of key, when not NULL)
+ * as bound now, into v; their number.  An argument that is a structure
+ * not built yet is built: a rule may still derive it. */
+static uint32_t lazy_values(gdl_ctx *ctx, const rel_t *R, gdl_term pat,
+                            const uint8_t *key, gdl_term *v)
+{
+  uint32_t a, n = 0;
+  for (a = 0; a < R->arity; a++)
+    if (!key || key[a]) {
+      v[n] = subst(ctx, TARG(ctx, pat, a), 1);
+      if (!v[n])                 /* the plan binds every key argument */
+        ctx_throw(ctx, GDL_ELIMIT, "internal error: relation %s/%u asked "
+                  "with argument %u unknown", sym_text(ctx, R->sym),
+                  R->arity, a + 1);
+      n++;
+    }
+  return n;
+}
+
+/* Matches the arguments of rule r's head (those of key, when not NULL)
+ * to the values v, binding its variables; 0 when they do not match. */
+static int head_match(gdl_ctx *ctx, const rule_t *r, const uint8_t *key,
+                      const gdl_term *v)
+{
+  uint32_t a, n = 0, arity = ctx->rels[r->rel].arity;
+  memset(ctx->bind, 0, (r->nvars + 1) * sizeof *ctx->bind);
+  ctx->ntrail = 0;
+  for (a = 0; a < arity; a++)
+    if (!key || key[a])
+      if (!eval_match(ctx, TARG(ctx, r->head, a), v[n++]))
+        return 0;
+  return 1;
+}
+
+/* Whether the atom of lazy relation rel whose arguments have the values
+ * v holds: its rules joined with the head matched, until one instance. */
+static int lazy_holds(gdl_ctx *ctx, uint32_t rel, const gdl_term *v)
 {
   rel_t *R = &ctx->rels[rel];
-  uint32_t ep = lazy_epoch(ctx, R), i, trail;
+  uint32_t ep = lazy_epoch(ctx, R), i, trail, tag = rel * 4 + M_HOLDS;
+  uint32_t h = memo_hash(tag, v, R->arity);
+  const struct lazymemo *m = memo_get(ctx, R->phase, ep, tag, v, R->arity, h);
   gdl_term *save;
   int found = 0, mode = ctx->lazy_mode, was = ctx->lazy_found;
-  if (t < ctx->lazycap && ctx->lazyepoch[t] == ep)
-    return ctx->lazyval[t] == 1;
+  if (m)
+    return m->val == 1;
   POLL(ctx);
   save = bind_save(ctx, &trail);
   ctx->lazy_mode = LAZY_TEST;
-  for (i = 0; i < ctx->nrules && !found; i++) {
+  for (i = ctx->rfirst[rel]; i != UINT32_MAX && !found; i = ctx->rnext[i]) {
     const rule_t *r = &ctx->rules[i];
-    if (r->rel != rel)
-      continue;
-    memset(ctx->bind, 0, (r->nvars + 1) * sizeof *ctx->bind);
-    ctx->ntrail = 0;
-    if (!eval_match(ctx, r->head, t))
+    if (!r->nbody || !head_match(ctx, r, NULL, v))
       continue;
     ctx->lazy_found = 0;
     join(ctx, r, &r->lazy, 0, 0);
@@ -440,9 +546,7 @@ static int lazy_holds(gdl_ctx *ctx, uint32_t rel, gdl_term t)
   ctx->lazy_mode = mode;
   ctx->lazy_found = was;
   bind_restore(ctx, save, trail);
-  lazy_memo_room(ctx, t);
-  ctx->lazyepoch[t] = ep;
-  ctx->lazyval[t] = found ? 1 : 2;
+  memo_put(ctx, R->phase, ep, tag, v, R->arity, h, found ? 1 : 2);
   return found;
 }
 
@@ -482,28 +586,6 @@ static void lazy_collect(gdl_ctx *ctx, struct lazyout *o, gdl_term h)
   }
 }
 
-/* The key of a literal over lazy relation R with the current bindings: the
- * atom with its key arguments' values and a variable elsewhere.  Not
- * ground, so never a fact nor an atom lazy_holds() remembers. */
-static gdl_term lazy_key(gdl_ctx *ctx, const rel_t *R, gdl_term pat)
-{
-  gdl_term args[32], *argv = args, hole = term_var(ctx, 0), k;
-  uint32_t i;
-  if (R->arity > 32)
-    argv = ctx_alloc(ctx, R->arity * sizeof *argv);
-  for (i = 0; i < R->arity; i++) {
-    argv[i] = R->lazykey[i] ? subst(ctx, TARG(ctx, pat, i), 1) : hole;
-    if (!argv[i])                /* the plan binds every key argument */
-      ctx_throw(ctx, GDL_ELIMIT, "internal error: relation %s/%u asked "
-                "with key argument %u unknown", sym_text(ctx, R->sym),
-                R->arity, i + 1);
-  }
-  k = term_fn(ctx, R->sym, R->arity, argv);
-  if (argv != args)
-    ctx_free(ctx, argv);
-  return k;
-}
-
 /* The atoms of lazy relation rel that match the key arguments of pattern
  * pat (as bound now): an offset in ctx->lazypool[phase], where the count
  * is followed by the atoms, found by joining each of its rules with the
@@ -511,28 +593,28 @@ static gdl_term lazy_key(gdl_ctx *ctx, const rel_t *R, gdl_term pat)
 static uint32_t lazy_answers(gdl_ctx *ctx, uint32_t rel, gdl_term pat)
 {
   rel_t *R = &ctx->rels[rel];
-  uint32_t ep = lazy_epoch(ctx, R), ph = R->phase, i, a, trail, off;
-  gdl_term key = lazy_key(ctx, R, pat), *save;
+  uint32_t ep = lazy_epoch(ctx, R), ph = R->phase, i, trail, off, n, h;
+  uint32_t tag = rel * 4 + M_KEY;
+  gdl_term vbuf[32], *v = R->arity > 32 ?
+      ctx_alloc(ctx, R->arity * sizeof *v) : vbuf, *save;
+  const struct lazymemo *m;
   struct lazyout out, *prev = ctx->lazy_out;
   int mode = ctx->lazy_mode;
-  if (key < ctx->lazycap && ctx->lazyepoch[key] == ep)
-    return ctx->lazyans[key];
+  n = lazy_values(ctx, R, pat, R->lazykey, v);
+  h = memo_hash(tag, v, n);
+  m = memo_get(ctx, (int)ph, ep, tag, v, n, h);
+  if (m) {
+    off = m->val;
+    goto done;
+  }
   POLL(ctx);
   memset(&out, 0, sizeof out);
   save = bind_save(ctx, &trail);
   ctx->lazy_mode = LAZY_COLLECT;
   ctx->lazy_out = &out;
-  for (i = 0; i < ctx->nrules; i++) {
+  for (i = ctx->rfirst[rel]; i != UINT32_MAX; i = ctx->rnext[i]) {
     const rule_t *r = &ctx->rules[i];
-    if (r->rel != rel)
-      continue;
-    memset(ctx->bind, 0, (r->nvars + 1) * sizeof *ctx->bind);
-    ctx->ntrail = 0;
-    for (a = 0; a < R->arity; a++)
-      if (R->lazykey[a] &&
-          !eval_match(ctx, TARG(ctx, r->head, a), TARG(ctx, key, a)))
-        break;
-    if (a == R->arity)
+    if (r->nbody && head_match(ctx, r, R->lazykey, v))
       join(ctx, r, &r->lazy, 0, 0);
   }
   ctx->lazy_mode = mode;
@@ -545,9 +627,10 @@ static uint32_t lazy_answers(gdl_ctx *ctx, uint32_t rel, gdl_term pat)
   ctx->lazypooln[ph] = off + out.n + 1;
   ctx_free(ctx, out.v);
   ctx_free(ctx, out.set);
-  lazy_memo_room(ctx, key);
-  ctx->lazyepoch[key] = ep;
-  ctx->lazyans[key] = off;
+  memo_put(ctx, (int)ph, ep, tag, v, n, h, off);
+done:
+  if (v != vbuf)
+    ctx_free(ctx, v);
   return off;
 }
 
@@ -557,7 +640,9 @@ static uint32_t lazy_answers(gdl_ctx *ctx, uint32_t rel, gdl_term pat)
 static int lazy_member(gdl_ctx *ctx, uint32_t rel, gdl_term pat)
 {
   const rel_t *R = &ctx->rels[rel];
-  uint32_t ph = R->phase, ep = lazy_epoch(ctx, R), off, n, j;
+  uint32_t ph = R->phase, ep = lazy_epoch(ctx, R), off, n, j, h;
+  uint32_t tag = rel * 4 + M_MEMBER;
+  const struct lazymemo *m;
   gdl_term t;
   int found = 0;
   off = lazy_answers(ctx, rel, pat);
@@ -565,15 +650,18 @@ static int lazy_member(gdl_ctx *ctx, uint32_t rel, gdl_term pat)
   t = subst(ctx, pat, 0);        /* an answer is a term that exists */
   if (!t || n == 0)
     return 0;
-  if (n > 16 && t < ctx->lazycap && ctx->lazyepoch[t] == ep)
-    return ctx->lazyval[t] == 1;
+  if (n <= 16) {
+    for (j = 1; j <= n && !found; j++)
+      found = ctx->lazypool[ph][off + j] == t;
+    return found;
+  }
+  h = memo_hash(tag, &t, 1);     /* remember it rather than scan again */
+  m = memo_get(ctx, (int)ph, ep, tag, &t, 1, h);
+  if (m)
+    return m->val == 1;
   for (j = 1; j <= n && !found; j++)
     found = ctx->lazypool[ph][off + j] == t;
-  if (n > 16) {                  /* remember it rather than scan again */
-    lazy_memo_room(ctx, t);
-    ctx->lazyepoch[t] = ep;
-    ctx->lazyval[t] = found ? 1 : 2;
-  }
+  memo_put(ctx, (int)ph, ep, tag, &t, 1, h, found ? 1 : 2);
   return found;
 }
 
@@ -582,9 +670,16 @@ static int lazy_member(gdl_ctx *ctx, uint32_t rel, gdl_term pat)
 static int lazy_test(gdl_ctx *ctx, uint32_t rel, gdl_term pat)
 {
   const rel_t *R = &ctx->rels[rel];
+  gdl_term vbuf[32], *v;
+  int found;
   if (R->nkey < R->arity)
     return lazy_member(ctx, rel, pat);
-  return lazy_holds(ctx, rel, subst(ctx, pat, 1));
+  v = R->arity > 32 ? ctx_alloc(ctx, R->arity * sizeof *v) : vbuf;
+  lazy_values(ctx, R, pat, NULL, v);
+  found = lazy_holds(ctx, rel, v);
+  if (v != vbuf)
+    ctx_free(ctx, v);
+  return found;
 }
 
 /* ---- joins ------------------------------------------------------------ */
@@ -772,6 +867,7 @@ void eval_unlazy(gdl_ctx *ctx, int upto, int rel)
   uint8_t *cone = ctx_alloc(ctx, ctx->nrels + 1);
   uint32_t i, j;
   int changed = 1;
+  ctx->state_whole = 0;          /* until a state is computed whole */
   ctx->lazy_mode = LAZY_OFF;
   ctx->lazy_out = NULL;
   for (i = 0; i < ctx->nrels; i++)
@@ -985,4 +1081,148 @@ void eval_phase(gdl_ctx *ctx, int phase)
         !(s->nrels == 1 && ctx->rels[s->rels[0]].lazy))
       eval_scc(ctx, s);
   }
+}
+
+/* ---- a new state ------------------------------------------------------ */
+
+/* What each rule reads that a new state can change (ctx->sdep): the
+ * relations of its literals that are not static, and for a `true`
+ * literal the functor of the fluent it matches (any, for a variable). */
+static void state_deps(gdl_ctx *ctx)
+{
+  uint32_t i, j, n = 0;
+  ctx->sdepoff = ctx_arena(ctx, (ctx->nrules + 1) * sizeof *ctx->sdepoff);
+  for (i = 0; i < ctx->nrules; i++)
+    n += ctx->rules[i].nbody;
+  ctx->sdep = ctx_arena(ctx, (n + 1) * sizeof *ctx->sdep);
+  n = 0;
+  for (i = 0; i < ctx->nrules; i++) {
+    const rule_t *r = &ctx->rules[i];
+    ctx->sdepoff[i] = n;
+    for (j = 0; j < r->nbody; j++) {
+      const lit_t *l = &r->body[j];
+      if (l->kind != L_POS && l->kind != L_NEG)
+        continue;
+      if (l->rel == ctx->r_true) {
+        const term_t *x = &ctx->terms[TARG(ctx, l->a, 0)];
+        ctx->sdep[n++] = x->kind == T_VAR ? UINT32_MAX : ctx->nrels + x->sym;
+      } else if (ctx->rels[l->rel].phase != P_STATIC) {
+        ctx->sdep[n++] = l->rel;
+      }
+    }
+  }
+  ctx->sdepoff[ctx->nrules] = n;
+  ctx->fsyms = ctx->nsyms;
+  ctx->fchanged = ctx_arena(ctx, ctx->fsyms + 1);
+  ctx->fcount = ctx_arena(ctx, (ctx->fsyms + 1) * sizeof *ctx->fcount);
+  ctx->rdirty = ctx_arena(ctx, ctx->nrels + 1);
+}
+
+/* The functor of the fluent of `true` atom a, or fsyms when there is no
+ * room for it (a symbol made after: counted as changed). */
+static uint32_t fluent_sym(const gdl_ctx *ctx, gdl_term a)
+{
+  uint32_t sym = ctx->terms[TARG(ctx, a, 0)].sym;
+  return sym < ctx->fsyms ? sym : ctx->fsyms;
+}
+
+/* Marks the functors whose fluents differ between the `true` facts held
+ * and atoms[0..n) in ctx->fchanged; whether any does. */
+static int fluents_changed(gdl_ctx *ctx, const gdl_term *atoms, uint32_t n)
+{
+  const rel_t *T = &ctx->rels[ctx->r_true];
+  uint32_t i, s;
+  int any = 0;
+  for (i = 0; i < T->n; i++)
+    ctx->fcount[fluent_sym(ctx, T->facts[i])]++;
+  for (i = 0; i < n; i++) {
+    s = fluent_sym(ctx, atoms[i]);
+    if (ctx->present[atoms[i]])
+      ctx->fcount[s]--;
+    else
+      ctx->fchanged[s] = 1;
+  }
+  for (i = 0; i < T->n; i++) {
+    s = fluent_sym(ctx, T->facts[i]);
+    if (ctx->fcount[s])
+      ctx->fchanged[s] = 1;
+  }
+  for (i = 0; i < T->n; i++)
+    ctx->fcount[fluent_sym(ctx, T->facts[i])] = 0;
+  ctx->fchanged[ctx->fsyms] = 1;       /* a symbol made after */
+  for (i = 0; i < T->n && !any; i++)
+    any = ctx->fchanged[fluent_sym(ctx, T->facts[i])];
+  for (i = 0; i < n && !any; i++)
+    any = ctx->fchanged[fluent_sym(ctx, atoms[i])];
+  return any;
+}
+
+/* Whether component s reads something recomputed: a relation marked in
+ * ctx->rdirty, or a fluent of a functor that changed. */
+static int scc_dirty(const gdl_ctx *ctx, const scc_t *s, int any)
+{
+  uint32_t i, k;
+  for (i = 0; i < s->nrules; i++) {
+    uint32_t r = s->rules[i];
+    for (k = ctx->sdepoff[r]; k < ctx->sdepoff[r + 1]; k++) {
+      uint32_t d = ctx->sdep[k];
+      if (d == UINT32_MAX ? any
+          : d >= ctx->nrels ? ctx->fchanged[d - ctx->nrels]
+          : ctx->rdirty[d])
+        return 1;
+    }
+  }
+  return 0;
+}
+
+void eval_new_state(gdl_ctx *ctx, const gdl_term *atoms, uint32_t n)
+{
+  uint32_t i, j;
+  int any;
+  if (!ctx->state_whole || ctx->tracer) {
+    eval_clear(ctx, P_STATE);
+    for (i = 0; i < n; i++)
+      eval_insert(ctx, ctx->r_true, atoms[i]);
+    eval_phase(ctx, P_STATE);
+    ctx->state_whole = 1;
+    return;
+  }
+  ctx->state_whole = 0;
+  if (!ctx->sdep)
+    state_deps(ctx);
+  any = fluents_changed(ctx, atoms, n);
+  /* in evaluation order, the components that read what changed, and
+   * every relation they add to */
+  for (i = 0; i < ctx->nsccs; i++) {
+    const scc_t *s = &ctx->sccs[i];
+    if (s->phase == P_STATE && scc_dirty(ctx, s, any))
+      for (j = 0; j < s->nrels; j++)
+        ctx->rdirty[s->rels[j]] = 1;
+  }
+  for (i = P_STATE; i < 3; i++) {       /* as eval_clear(ctx, P_STATE) */
+    ctx->epoch[i]++;
+    ctx->lazypooln[i] = 0;
+  }
+  for (i = 0; i < ctx->nrels; i++)
+    if (ctx->rels[i].n && (i == ctx->r_true || ctx->rels[i].phase == P_MOVE ||
+                           ctx->rdirty[i]))
+      eval_drop(ctx, i);
+  for (i = 0; i < n; i++)
+    eval_insert(ctx, ctx->r_true, atoms[i]);
+  ctx->lazy_mode = LAZY_OFF;     /* as eval_phase */
+  ctx->lazy_out = NULL;
+  for (i = 0; i < ctx->nsccs; i++) {
+    const scc_t *s = &ctx->sccs[i];
+    int run = 0;
+    if (s->phase != P_STATE || !s->nrules ||
+        (s->nrels == 1 && ctx->rels[s->rels[0]].lazy))
+      continue;
+    for (j = 0; j < s->nrels && !run; j++)
+      run = ctx->rdirty[s->rels[j]];
+    if (run)
+      eval_scc(ctx, s);
+  }
+  memset(ctx->rdirty, 0, ctx->nrels);
+  memset(ctx->fchanged, 0, ctx->fsyms + 1);
+  ctx->state_whole = 1;
 }

@@ -512,20 +512,15 @@ static void choose_lazy(gdl_ctx *ctx)
   int again = 1;
   bound_t b;
   b.est = ctx_alloc(ctx, (ctx->nrels + 1) * sizeof *b.est);
-  b.first = ctx_alloc(ctx, (ctx->nrels + 1) * sizeof *b.first);
-  b.next = ctx_alloc(ctx, (ctx->nrules + 1) * sizeof *b.next);
+  b.first = ctx->rfirst;
+  b.next = ctx->rnext;
   b.path = ctx_alloc(ctx, (ctx->nrels + 1) * sizeof *b.path);
   for (i = 0; i < ctx->nrels; i++) {
     b.est[i] = -2;
-    b.first[i] = UINT32_MAX;
   }
   for (i = 0; i < ctx->nrules; i++)     /* recursive literals a relation */
     for (k = 0; k < ctx->rules[i].nbody; k++)
       nrec[ctx->rules[i].rel] += ctx->rules[i].body[k].rec;
-  for (i = ctx->nrules; i-- > 0;) {     /* each list in the rules' order */
-    b.next[i] = b.first[ctx->rules[i].rel];
-    b.first[ctx->rules[i].rel] = i;
-  }
   for (i = 0; i < ctx->nrels; i++) {
     rel_t *R = &ctx->rels[i];
     if (R->sym < S_NKEYWORDS || R->nrules == 0 || R->nfactrules > 0)
@@ -582,8 +577,6 @@ static void choose_lazy(gdl_ctx *ctx)
     R->ndescent = 0;
     descent_mask(ctx, i, (int)k, &b, R->descent, &R->ndescent);
   }
-  ctx_free(ctx, b.first);
-  ctx_free(ctx, b.next);
   ctx_free(ctx, nrec);
   ctx_free(ctx, cand);
   ctx_free(ctx, dmask);
@@ -604,6 +597,14 @@ void eval_plan(gdl_ctx *ctx, int again)
         rel->nrules++;
       else
         rel->nfactrules++;
+    }
+    ctx->rfirst = ctx_arena(ctx, (ctx->nrels + 1) * sizeof *ctx->rfirst);
+    ctx->rnext = ctx_arena(ctx, (ctx->nrules + 1) * sizeof *ctx->rnext);
+    for (i = 0; i < ctx->nrels; i++)
+      ctx->rfirst[i] = UINT32_MAX;
+    for (i = ctx->nrules; i-- > 0;) {
+      ctx->rnext[i] = ctx->rfirst[ctx->rules[i].rel];
+      ctx->rfirst[ctx->rules[i].rel] = i;
     }
     choose_lazy(ctx);
   }

@@ -106,8 +106,8 @@ gdl_status gdl_initial(gdl_ctx *ctx, gdl_state *out)
 static void db_set_state(gdl_ctx *ctx, const gdl_state *s)
 {
   uint32_t i;
+  gdl_term *atoms = ctx_alloc(ctx, (s->n + 1) * sizeof *atoms);
   ctx->db_state = 0;
-  eval_clear(ctx, P_STATE);
   for (i = 0; i < s->n; i++) {
     gdl_term f = s->facts[i];
     if (f >= ctx->truewrapcap || !ctx->truewrap[f]) {
@@ -115,9 +115,10 @@ static void db_set_state(gdl_ctx *ctx, const gdl_state *s)
       GROW(ctx, ctx->truewrap, ctx->truewrapcap, f);
       ctx->truewrap[f] = t;
     }
-    eval_insert(ctx, ctx->r_true, ctx->truewrap[f]);
+    atoms[i] = ctx->truewrap[f];
   }
-  eval_phase(ctx, P_STATE);
+  eval_new_state(ctx, atoms, (uint32_t)s->n);
+  ctx_free(ctx, atoms);
   ctx->db_state = 1;
 }
 

@@ -160,8 +160,13 @@ static void value_text(gdl_ctx *ctx, const gdl_solve_result *r)
     printf("; the line of perfect play above (%zu move%s)", r->length,
            r->length == 1 ? "" : "s");
   } else {
-    printf("; limit: %s, %llu states stored; not proven", r->why,
-           (unsigned long long)r->stored);
+    if (r->alphabeta)
+      printf("; limit: %s, searching by alpha-beta with a table of %llu "
+             "states (the graph did not fit); not proven", r->why,
+             (unsigned long long)r->alphabeta);
+    else
+      printf("; limit: %s, %llu states stored; not proven", r->why,
+             (unsigned long long)r->stored);
     if (r->bound_role >= 0 && r->bound >= 0)
       printf(": %s can make sure of at least %ld (%u of its %u first moves "
              "searched to the end)",

@@ -17,7 +17,7 @@
 
 #include "search/search.h"
 
-#define AB_MAX_PLY 100000     /* deeper: a cycle of states, surely */
+#define AB_MAX_PLY 10000      /* deeper: a cycle of states, surely */
 
 typedef struct {
   uint32_t *kids;             /* the children's bits, words each */
@@ -246,7 +246,7 @@ static void ab_line(search_t *S, ab_t *T, const uint32_t *start, long v)
   ctx_free(ctx, cur);
 }
 
-void value_alphabeta(search_t *S, uint64_t entries)
+void value_alphabeta(search_t *S, uint64_t entries, const char *after)
 {
   gdl_ctx *ctx = S->ctx;
   gdl_solve_result *res = S->res;
@@ -273,7 +273,8 @@ void value_alphabeta(search_t *S, uint64_t entries)
     snprintf(why, sizeof why, "%s", ctx->errmsg);
     ab_free(ctx, &T);
     ctx_free(ctx, start);
-    ctx_throw(ctx, st, "%s", why);
+    ctx_throw(ctx, st, "%.200s; alpha-beta searched on after the graph "
+              "search's %.100s", why, after);
   }
   T.key = ctx_alloc(ctx, (size_t)n * T.words * sizeof *T.key);
   T.lo = ctx_alloc(ctx, (size_t)n * sizeof *T.lo);

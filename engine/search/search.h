@@ -286,8 +286,9 @@ void search_value(search_t *S);     /* value.c: a game's value */
 /* alphabeta.c: the value of a two-role constant-sum turn-taking game
  * from S->cur (bits) by alpha-beta with a table of about `entries`
  * states, into S->res; throws GDL_ELIMIT at a limit or where minimax
- * does not apply. */
-void value_alphabeta(search_t *S, uint64_t entries);
+ * does not apply, its message saying it came `after` (the limit that
+ * stopped the graph search). */
+void value_alphabeta(search_t *S, uint64_t entries, const char *after);
 /* The breadth-first search of S->N's neighbourhood (shorten.c); its
  * memory back to the context with near_free. */
 void search_near(search_t *S);

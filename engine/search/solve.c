@@ -68,8 +68,8 @@ static const search_algorithm algorithms[] = {
     .label = "depth" },
   [GDL_VALUE] = {
     .name = "value", .run = search_value, .kids = KIDS_ON_ONE,
-    .help = "(a game of several roles: auto's) each role's goal under\n"
-            "           perfect play, proven over the reachable graph",
+    .help = "each role's goal under perfect play (in a game of\n"
+            "           several roles, what auto runs)",
     .label = "depth" },
 };
 #define NALGORITHMS (sizeof algorithms / sizeof *algorithms)

@@ -300,10 +300,12 @@ static int graph_too_big(search_t *S)
 {
   gdl_ctx *ctx = S->ctx;
   uint64_t entries = (uint64_t)1 << 20;
+  char why[sizeof ctx->errmsg];
   int states = strncmp(ctx->errmsg, "state limit", 11) == 0;
   if (ctx->thrown != GDL_ELIMIT || S->k != 2 || !S->words ||
       (!states && strncmp(ctx->errmsg, "memory limit", 12) != 0))
     return 0;
+  snprintf(why, sizeof why, "%s", ctx->errmsg);
   value_free(S);
   store_free(S);
   S->pool = NULL;
@@ -321,7 +323,7 @@ static int graph_too_big(search_t *S)
               (S->words * sizeof(uint32_t) + 3 * sizeof(int16_t));
   /* the start again: the store's copy went with it */
   search_start(S);
-  value_alphabeta(S, entries);
+  value_alphabeta(S, entries, why);
   return 1;
 }
 

@@ -512,6 +512,11 @@ typedef struct {
  * whether the plan is proven shortest).  Returns GDL_OK with res->status
  * set (a limit or an interrupt gives GDL_SOLVED/GDL_UNSOLVABLE/GDL_LIMIT
  * in res->status and the counts so far), or an error status for bad use.
+ * A game of several roles gets its value instead where opts->algorithm
+ * is GDL_AUTO (unless opts->cooperate) or GDL_VALUE: res->game 1,
+ * res->values each role's goal under perfect play, res->plan the line of
+ * perfect play, GDL_SOLVED when proven, GDL_LIMIT (with res->bound*) when
+ * a limit came first (doc/solving.md, "Game values").
  * res->plan lives in the context until the next gdl_solve().  Afterwards
  * the context has no current state: set one with gdl_set_state(). */
 gdl_status gdl_solve(gdl_ctx *ctx, const gdl_solve_opts *opts,
@@ -535,8 +540,10 @@ void gdl_json_escape(const char *s, size_t n,
  * "shortened_from", "threads", "dead_start" (null when none), "searches"
  * (an object per search run: {"search" (its name), "states_expanded",
  * "states_generated"}, named unlike the keys above, so that a script
- * that finds "expanded" by its quoted name finds the sum), and at a
- * limit "limit" (why)}, in this order.  *text ends in the object's closing '}' (no newline), so that a
+ * that finds "expanded" by its quoted name finds the sum), for a game's
+ * value only (res->game) "game", "proven", "method", "values" (an object
+ * of role: goal, null unless proven), "bound" and "table_states", and at
+ * a limit "limit" (why)}, in this order.  *text ends in the object's closing '}' (no newline), so that a
  * caller may put members of its own before it; *len (when not NULL) gets
  * its length.  The context owns the text; it stays valid until the next
  * gdl_solve_json() or gdl_free().  GDL_ELIMIT when memory runs out. */

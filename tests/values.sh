@@ -105,6 +105,13 @@ grep -q '^; limit: time limit of 0.5 s reached, .*; not proven' "$tmp/l" &&
   [ "$(field "$tmp/ab" proven)" = true ] &&
   [ "$(values "$tmp/ab")" = '{"xplayer": 50, "oplayer": 50}' ] && ok ||
   bad "alpha-beta: $(cat "$tmp/ab")"
+# ... and where --max-memory cuts the graph (41,750 states, 2.7 MB)
+"$GDL" solve --json puzzles/games/connect-three-4x4.kif --max-memory 2 \
+  >"$tmp/abm" 2>&1
+[ "$(field "$tmp/abm" method)" = alpha-beta ] &&
+  [ "$(field "$tmp/abm" proven)" = true ] &&
+  [ "$(values "$tmp/abm")" = '{"red": 100, "yellow": 0}' ] && ok ||
+  bad "alpha-beta after --max-memory: $(cat "$tmp/abm")"
 # a puzzle's JSON: none of the new keys
 "$GDL" solve --json puzzles/wolf-goat-cabbage.kif >"$tmp/p" 2>&1
 grep -q '"game"\|"values"\|"proven"\|"method"\|"table_states"' "$tmp/p" &&

@@ -292,7 +292,7 @@ static _Noreturn void rethrow(gdl_ctx *ctx)
 }
 
 /* The graph search stopped (caught): where the graph did not fit (the
- * state limit, the memory limit) in a game of two roles of states as
+ * state limit, the memory limit, memory out) in a game of two roles of states as
  * bits, its memory back and alpha-beta from the start instead (its
  * table as large as the states allowed, or a quarter of the memory left);
  * 1 when so. */
@@ -303,7 +303,8 @@ static int graph_too_big(search_t *S)
   char why[sizeof ctx->errmsg];
   int states = strncmp(ctx->errmsg, "state limit", 11) == 0;
   if (ctx->thrown != GDL_ELIMIT || S->k != 2 || !S->words ||
-      (!states && strncmp(ctx->errmsg, "memory limit", 12) != 0))
+      (!states && strncmp(ctx->errmsg, "memory limit", 12) != 0 &&
+       strncmp(ctx->errmsg, "out of memory", 13) != 0))
     return 0;
   snprintf(why, sizeof why, "%s", ctx->errmsg);
   value_free(S);

@@ -225,6 +225,7 @@ check: all $(B)/check_gdl $(B)/web.o
 	tests/roundtrip.sh -j 2
 	GDL_MPI=$(B)/gdl-mpi tests/mpi.sh
 	tests/search.sh -j 2 puzzles/*.kif puzzles/*.hrf tests/stubborn/*.kif tests/counter/*.kif tests/budget/*.kif $(addprefix $(CORPUS)/single/,$(SEARCH_GAMES))
+	tests/values.sh
 	tests/engines.sh -j 2 -k 2 -m 60 $(CORPUS)/single/*.kif $(CORPUS)/multi/*.kif $(CORPUS)/conformance/*.kif
 	tests/differential.sh -j 2 -k 2 -m 60 $(CORPUS)/single/*.kif $(CORPUS)/multi/*.kif $(CORPUS)/conformance/*.kif
 	tests/limits.sh -j 2 -c bench $(addprefix $(CORPUS)/,$(LIMIT_GAMES))

@@ -362,7 +362,11 @@ typedef enum {
                               for one path and a transposition table */
   GDL_GBFS,                /* greedy best-first on h_ff: some plan, fast */
   GDL_AUTO,                /* astar, bfs, dfs, gbfs, each with a
-                              share of the time: the best plan found */
+                              share of the time: the best plan found;
+                              in a game of several roles, value (unless
+                              opts.cooperate) */
+  GDL_VALUE,               /* a game's value: each role's goal under
+                              perfect play (value.c) */
 } gdl_algorithm;
 
 /* "bfs", "iddfs", "dfs", "astar", "idastar", "gbfs" or "auto" ("?" for
@@ -413,6 +417,9 @@ typedef struct {
   int shorten;             /* a plan not proven shortest made shorter by
                               a search of its neighbourhood: 0 default,
                               auto's; 1 every search's; -1 none */
+  int cooperate;           /* a game of several roles: auto plans for all
+                              roles together toward the first role's
+                              goal 100 (as a puzzle), not its value */
   int counter;             /* a step counter's fluents (counter.c) left out
                               of the stored states, put back by depth: 0
                               default, by every search but iddfs and
@@ -473,6 +480,28 @@ typedef struct {
   unsigned nsearches;      /* the searches run, in order, whose counts
                               expanded and generated are the sums */
   gdl_search_count searches[GDL_MAX_SEARCHES];
+  /* a game's value (the value search; doc/solving.md, "Game values"):
+   * status GDL_SOLVED when proven, plan the principal variation, goal
+   * the first role's value */
+  int game;                /* 1: the result is a game's value */
+  long values[64];         /* solved: each role's goal under perfect play
+                              (in role order; -1: no goal) */
+  int constant_sum;        /* two roles whose goals always sum the same:
+                              the values are minimax values */
+  int simultaneous;        /* some state has several roles choosing at
+                              once: there each role's pure-strategy
+                              security value (maximin) */
+  int bound_role;          /* at a limit: the role that moves first, or
+                              -1 (none known, or several choose) */
+  long bound;              /* ... which can make sure of at least this
+                              goal (-1: none of its moves searched to the
+                              end) */
+  uint32_t bound_searched, bound_moves;  /* its moves searched to the end,
+                              of all its first moves */
+  uint64_t alphabeta;      /* 0; or the graph did not fit (--max-states,
+                              --max-memory) and alpha-beta searched on
+                              with a transposition table of this many
+                              states */
 } gdl_solve_result;
 
 /* Searches for a plan from the initial state (or opts->start) to a
@@ -483,6 +512,11 @@ typedef struct {
  * whether the plan is proven shortest).  Returns GDL_OK with res->status
  * set (a limit or an interrupt gives GDL_SOLVED/GDL_UNSOLVABLE/GDL_LIMIT
  * in res->status and the counts so far), or an error status for bad use.
+ * A game of several roles gets its value instead where opts->algorithm
+ * is GDL_AUTO (unless opts->cooperate) or GDL_VALUE: res->game 1,
+ * res->values each role's goal under perfect play, res->plan the line of
+ * perfect play, GDL_SOLVED when proven, GDL_LIMIT (with res->bound*) when
+ * a limit came first (doc/solving.md, "Game values").
  * res->plan lives in the context until the next gdl_solve().  Afterwards
  * the context has no current state: set one with gdl_set_state(). */
 gdl_status gdl_solve(gdl_ctx *ctx, const gdl_solve_opts *opts,
@@ -506,8 +540,10 @@ void gdl_json_escape(const char *s, size_t n,
  * "shortened_from", "threads", "dead_start" (null when none), "searches"
  * (an object per search run: {"search" (its name), "states_expanded",
  * "states_generated"}, named unlike the keys above, so that a script
- * that finds "expanded" by its quoted name finds the sum), and at a
- * limit "limit" (why)}, in this order.  *text ends in the object's closing '}' (no newline), so that a
+ * that finds "expanded" by its quoted name finds the sum), for a game's
+ * value only (res->game) "game", "proven", "method", "values" (an object
+ * of role: goal, null unless proven), "bound" and "table_states", and at
+ * a limit "limit" (why)}, in this order.  *text ends in the object's closing '}' (no newline), so that a
  * caller may put members of its own before it; *len (when not NULL) gets
  * its length.  The context owns the text; it stays valid until the next
  * gdl_solve_json() or gdl_free().  GDL_ELIMIT when memory runs out. */

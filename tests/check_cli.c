@@ -700,8 +700,14 @@ START_TEST(test_no_legal_move)
   ck_assert_has(out, "end nolegal b\n");
   free(out);
   free(err);
-  /* and a search counts it as a dead end */
-  ck_assert_int_eq(tu_gdl_run(&out, &err, "solve %s", path), 1);
+  /* and a search for a plan counts it as a dead end */
+  ck_assert_int_eq(tu_gdl_run(&out, &err, "solve --cooperate %s", path), 1);
+  free(out);
+  free(err);
+  /* where the game's value counts it as an end, with the goals there
+   * (doc/solving.md, "Game values") */
+  ck_assert_int_eq(tu_gdl_run(&out, &err, "solve %s", path), 0);
+  ck_assert_has(out, "; value: a 100, b 0, proven by minimax");
   free(out);
   free(err);
   remove(path);

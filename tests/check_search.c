@@ -1137,6 +1137,173 @@ START_TEST(test_threads_lean)
 END_TEST
 
 
+/* ---- the values of games ---------------------------------------------- */
+
+/* Two-player games of known value (puzzles/games/, their headers argue
+ * each) and small cases of each way a value is found (tests/values/):
+ * the values, how they were found, and the line of perfect play, which
+ * replays (every move legal) to a terminal state; where roles take turns
+ * its goals are the values.  On both engines, the same. */
+static const struct game_value {
+  const char *file;
+  long v[3];
+  int constant_sum, simultaneous;
+  const char *first;          /* the line's first mover's move, or NULL */
+} game_values[] = {
+  { "puzzles/games/nim-3-4-5.kif", { 100, 0, -1 }, 1, 0, "(take a 2)" },
+  { "puzzles/games/take-away-21.kif", { 100, 0, -1 }, 1, 0, "(take 1)" },
+  { "puzzles/games/connect-three-4x4.kif", { 100, 0, -1 }, 1, 0, NULL },
+  { "puzzles/games/domineering-4x4.kif", { 100, 0, -1 }, 1, 0, NULL },
+  { "puzzles/games/domineering-5x5.kif", { 0, 100, -1 }, 1, 0, NULL },
+  { "multi/ticTacToe.kif", { 50, 50, -1 }, 1, 0, NULL },
+  { "tests/values/three-roles.kif", { 30, 0, 40 }, 0, 0, "right" },
+  { "tests/values/matching-pennies.kif", { 0, 0, -1 }, 1, 1, NULL },
+};
+
+/* The goals of the state the line reaches (k of them into g). */
+static void replay_goals(gdl_ctx *ctx, const gdl_solve_result *res, long *g)
+{
+  size_t k = gdl_role_count(ctx), r;
+  gdl_solve_result copy = *res;
+  ck_assert_int_ge(replay(ctx, &copy), -1);   /* legal, ends terminal */
+  {
+    gdl_state s = { 0, 0, NULL }, next = { 0, 0, NULL };
+    size_t i;
+    ck_assert_int_eq(gdl_initial(ctx, &s), GDL_OK);
+    for (i = 0; i < res->length; i++) {
+      ck_assert_int_eq(gdl_set_state(ctx, &s), GDL_OK);
+      ck_assert_int_eq(gdl_next(ctx, res->plan + i * k, &next), GDL_OK);
+      ck_assert_int_eq(gdl_state_copy(ctx, &s, &next), GDL_OK);
+    }
+    ck_assert_int_eq(gdl_set_state(ctx, &s), GDL_OK);
+    for (r = 0; r < k; r++)
+      g[r] = gdl_goal(ctx, r);
+    gdl_state_release(ctx, &s);
+    gdl_state_release(ctx, &next);
+  }
+}
+
+START_TEST(test_game_value)
+{
+  const struct game_value *G = &game_values[_i / 2];
+  int interp = _i % 2;
+  const char *f = G->file;
+  gdl_ctx *ctx = load_path(strncmp(f, "multi/", 6) ? f : tu_corpus(f), 0);
+  gdl_solve_result res;
+  size_t k = gdl_role_count(ctx), r;
+  long g[3];
+  if (interp)
+    ck_assert_int_eq(gdl_use_engine(ctx, GDL_ENGINE_INTERP), GDL_OK);
+  res = solve(ctx, GDL_AUTO, 0, 60);
+  ck_assert_msg(res.status == GDL_SOLVED && res.game, "%s: status %d (%s)",
+                f, (int)res.status, res.why);
+  ck_assert_int_eq(res.found_by, GDL_VALUE);
+  for (r = 0; r < k; r++)
+    ck_assert_msg(res.values[r] == G->v[r], "%s: role %zu: %ld, not %ld",
+                  f, r, res.values[r], G->v[r]);
+  ck_assert_int_eq(res.goal, G->v[0]);
+  ck_assert_int_eq(res.constant_sum, G->constant_sum);
+  ck_assert_int_eq(res.simultaneous, G->simultaneous);
+  ck_assert_uint_eq(res.alphabeta, 0);
+  ck_assert_uint_gt(res.stored, 0);
+  ck_assert_uint_gt(res.length, 0);
+  if (G->first) {
+    for (r = 0; r < k; r++)
+      if (strcmp(gdl_term_str(ctx, res.plan[r]), "noop") != 0)
+        break;
+    ck_assert_uint_lt(r, k);
+    ck_assert_str_eq(gdl_term_str(ctx, res.plan[r]), G->first);
+  }
+  replay_goals(ctx, &res, g);
+  for (r = 0; r < k && !G->simultaneous; r++)
+    ck_assert_msg(g[r] == G->v[r], "%s: the line ends with role %zu's "
+                  "goal %ld, not its value %ld", f, r, g[r], G->v[r]);
+  gdl_free(ctx);
+}
+END_TEST
+
+/* Where the graph does not fit (--max-states), a two-role constant-sum
+ * game is valued by alpha-beta with a table that size: the same values,
+ * and a line of perfect play that replays to them. */
+START_TEST(test_game_value_alphabeta)
+{
+  /* (the games of more than 100 states: not take-away's 42) */
+  static const int over[] = { 0, 2, 3, 4, 5 };
+  const struct game_value *G = &game_values[over[_i]];
+  const char *f = G->file;
+  gdl_ctx *ctx = load_path(strncmp(f, "multi/", 6) ? f : tu_corpus(f), 0);
+  gdl_solve_result res = solve(ctx, GDL_AUTO, 100, 60);
+  long g[2];
+  ck_assert_msg(res.status == GDL_SOLVED && res.game, "%s: status %d (%s)",
+                f, (int)res.status, res.why);
+  ck_assert_uint_gt(res.alphabeta, 0);
+  ck_assert_uint_le(res.alphabeta, 100);
+  ck_assert_int_eq(res.values[0], G->v[0]);
+  ck_assert_int_eq(res.values[1], G->v[1]);
+  replay_goals(ctx, &res, g);
+  ck_assert_int_eq(g[0], G->v[0]);
+  ck_assert_int_eq(g[1], G->v[1]);
+  gdl_free(ctx);
+}
+END_TEST
+
+/* A limit gives no value, and says so: at a state limit a game that
+ * alpha-beta cannot take (three roles; roles that move at once) stops
+ * there; a time limit stops alpha-beta; a game that need not end has
+ * none.  --cooperate (opts.cooperate) plans as for a puzzle. */
+START_TEST(test_game_value_limits)
+{
+  gdl_ctx *ctx = load_path("tests/values/three-roles.kif", 0);
+  gdl_solve_result res = solve(ctx, GDL_AUTO, 3, 0);
+  gdl_solve_opts o;
+  ck_assert_int_eq(res.status, GDL_LIMIT);
+  ck_assert_int_eq(res.game, 1);
+  ck_assert_str_eq(res.why, "state limit of 3 reached");
+  ck_assert_ptr_null(res.plan);
+  gdl_free(ctx);
+
+  ctx = load_path("tests/values/matching-pennies.kif", 0);
+  res = solve(ctx, GDL_AUTO, 2, 0);
+  ck_assert_int_eq(res.status, GDL_LIMIT);
+  ck_assert_msg(strstr(res.why, "alpha-beta does not apply"), "%s", res.why);
+  gdl_free(ctx);
+
+  ctx = load_path("tests/values/cycle.kif", 0);
+  res = solve(ctx, GDL_AUTO, 0, 0);
+  ck_assert_int_eq(res.status, GDL_LIMIT);
+  ck_assert_msg(strstr(res.why, "cycle"), "%s", res.why);
+  gdl_free(ctx);
+
+  ctx = load_path(tu_corpus("multi/connectFour.kif"), 0);
+  res = solve(ctx, GDL_AUTO, 1000, 0.5);
+  ck_assert_int_eq(res.status, GDL_LIMIT);
+  ck_assert_int_eq(res.game, 1);
+  ck_assert_uint_gt(res.alphabeta, 0);
+  ck_assert_msg(strncmp(res.why, "time limit", 10) == 0, "%s", res.why);
+  ck_assert_int_ge(res.bound, -1);
+  ck_assert_int_le(res.bound, 100);
+  gdl_free(ctx);
+
+  ctx = load_path(tu_corpus("multi/ticTacToe.kif"), 0);
+  memset(&o, 0, sizeof o);
+  o.algorithm = GDL_AUTO;
+  o.cooperate = 1;
+  ck_assert_int_eq(gdl_solve(ctx, &o, &res), GDL_OK);
+  ck_assert_int_eq(res.status, GDL_SOLVED);
+  ck_assert_int_eq(res.game, 0);
+  ck_assert_int_eq(res.goal, 100);
+  ck_assert_uint_eq(res.length, 5);
+  ck_assert_int_eq(res.optimal, 1);
+  /* a one-role puzzle: auto plans as ever */
+  gdl_free(ctx);
+  ctx = load_path("puzzles/wolf-goat-cabbage.kif", 0);
+  res = solve(ctx, GDL_AUTO, 0, 0);
+  ck_assert_int_eq(res.game, 0);
+  ck_assert_uint_eq(res.length, 7);
+  gdl_free(ctx);
+}
+END_TEST
+
 /* ---- the table of algorithms ------------------------------------------ */
 
 /* Every algorithm's name parses back to it, its progress label is one the
@@ -1160,13 +1327,13 @@ START_TEST(test_algorithm_table)
                   || strcmp(label, "estimate") == 0, "%s: label %s", name,
                   label);
   }
-  ck_assert_uint_eq(n, GDL_AUTO + 1);
+  ck_assert_uint_eq(n, GDL_VALUE + 1);
   /* and --algorithm's usage error names each, written by hand as the
    * help is */
   free(out);
   free(err);
   ck_assert_int_eq(tu_gdl_run(&out, &err, "solve -a none x.kif"), 2);
-  for (a = (gdl_algorithm)0; a <= GDL_AUTO; a = (gdl_algorithm)(a + 1)) {
+  for (a = (gdl_algorithm)0; a <= GDL_VALUE; a = (gdl_algorithm)(a + 1)) {
     char comma[32], space[32];
     snprintf(comma, sizeof comma, " %s,", gdl_algorithm_name(a));
     snprintf(space, sizeof space, " %s ", gdl_algorithm_name(a));
@@ -1179,7 +1346,7 @@ START_TEST(test_algorithm_table)
   ck_assert_int_eq(b, GDL_DFS);
   ck_assert_str_eq(gdl_algorithm_label(GDL_GBFS), "estimate");
   ck_assert_str_eq(gdl_algorithm_label(GDL_IDASTAR), "bound");
-  ck_assert_ptr_null(gdl_algorithm_help((gdl_algorithm)(GDL_AUTO + 1)));
+  ck_assert_ptr_null(gdl_algorithm_help((gdl_algorithm)(GDL_VALUE + 1)));
   free(out);
   free(err);
 }
@@ -1236,6 +1403,13 @@ Suite *search_suite(void)
   tcase_add_loop_test(tc, test_solve_twice_same_memory, 0, N(resolved));
   tcase_add_test(tc, test_interrupt);
   tcase_add_test(tc, test_solve_rule_base);
+  suite_add_tcase(s, tc);
+
+  tc = tcase_create("values");
+  tcase_set_timeout(tc, 120);
+  tcase_add_loop_test(tc, test_game_value, 0, 2 * N(game_values));
+  tcase_add_loop_test(tc, test_game_value_alphabeta, 0, 5);
+  tcase_add_test(tc, test_game_value_limits);
   suite_add_tcase(s, tc);
 
   tc = tcase_create("table");

@@ -31,6 +31,8 @@ typedef struct {
   int stubborn;               /* solve: --no-stubborn: -1 */
   int counter;                /* solve: --no-counter: -1 */
   int shorten;                /* solve: --shorten 1, --no-shorten -1 */
+  int cooperate;              /* solve: --cooperate (a game planned as a
+                                 puzzle for the first role) */
   unsigned threads;       /* solve --threads (0: one per core) */
   const char *engine;         /* --engine auto|ground|interp */
   double max_seconds;

@@ -97,7 +97,7 @@ static int read_algorithm(const char *opt, const char *v, void *field)
   (void)opt;
   if (gdl_algorithm_parse(v, &a) != 0)
     return usage_error("--algorithm is auto, astar, idastar, gbfs, bfs, "
-                       "iddfs or dfs, not '%s'", v);
+                       "iddfs, dfs or value, not '%s'", v);
   *(const char **)field = v;
   return 0;
 }
@@ -186,6 +186,7 @@ static const cli_option options[] = {
   { "--no-stubborn", NULL, ALL, FIELD(stubborn), NULL, -1 },
   { "--no-counter", NULL, ALL, FIELD(counter), NULL, -1 },
   { "--shorten", NULL, ALL, FIELD(shorten), NULL, 1 },
+  { "--cooperate", NULL, ALL, FIELD(cooperate), NULL, 1 },
   { "--no-shorten", NULL, ALL, FIELD(shorten), NULL, -1 },
   { "--threads", NULL, ALL, FIELD(threads), read_threads, 0 },
   { "--max-seconds", NULL, ALL, FIELD(max_seconds), read_seconds, 0 },

@@ -35,12 +35,17 @@ static const cli_command commands[] = {
     "                 [--max-seconds S] [--max-memory SIZE] [--engine E]\n"
     "                 [--prune | --no-prune] [--threads N] [--json]\n"
     "                 [--fewest-first] [--no-stubborn] [--no-counter]\n"
-    "                 [--shorten | --no-shorten] [--quiet]\n"
+    "                 [--shorten | --no-shorten] [--cooperate] [--quiet]\n"
     "Finds a sequence of moves from the initial state to a terminal state\n"
     "where the goal is 100.  Prints the plan, one move per line, then a\n"
     "summary: whether the plan is proven shortest, the search that found\n"
     "it or proved that none exists, and the states it expanded and\n"
     "generated (summed, and each search's listed, where several ran).\n"
+    "A game of several roles gets its value instead: each role's goal\n"
+    "under perfect play, the line of perfect play, and how it was proven\n"
+    "(minimax, backward induction, or where roles move at once each\n"
+    "role's pure-strategy security value); --cooperate plans for all\n"
+    "roles together toward the first role's goal 100, as for a puzzle.\n"
     "Algorithms:\n"
     "  auto     (the default) astar, bfs, dfs, gbfs, each with a share of\n"
     "           the time: the first plan found, made shorter if it can be\n"
@@ -48,6 +53,8 @@ static const cli_command commands[] = {
     "  idastar  iterative deepening A*: shortest, little memory\n"
     "  gbfs     greedy best-first on FF's relaxed plan: some plan, fast\n"
     "  bfs, iddfs  blind: shortest;   dfs  blind: some plan\n"
+    "  value    each role's goal under perfect play (in a game of\n"
+    "           several roles, what auto runs)\n"
     "--prune leaves out states from which goal 100 cannot be reached (the\n"
     "default of the informed searches), --no-prune keeps them.\n"
     "--fewest-first: dfs expands first, of a state's new successors, the\n"
@@ -70,8 +77,8 @@ static const cli_command commands[] = {
     "the interpreter kept.\n"
     "--quiet: no progress line (shown on standard error while it is a\n"
     "terminal); the plan and the summary are printed as without it.\n"
-    "Exit 0 solved, 1 no plan exists (the best goal reachable is reported),\n"
-    "3 a limit or Ctrl-C stopped the search.\n" },
+    "Exit 0 solved (a game: its value proven), 1 no plan exists (the best\n"
+    "goal reachable is reported), 3 a limit or Ctrl-C stopped the search.\n" },
   { "legal", cmd_legal, CLI_OPTS_ALL, 0, NULL,
     "FILE... [--moves M]   the legal moves after the moves M",
     "usage: gdl legal FILE... [--moves 'M1 M2 ...'] [--json]\n"

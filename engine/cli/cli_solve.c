@@ -43,6 +43,7 @@ void solve_options(const opts_t *o, gdl_solve_opts *so)
   so->stubborn = o->stubborn;
   so->counter = o->counter;
   so->shorten = o->shorten;
+  so->cooperate = o->cooperate;
   so->threads = o->threads;
   so->max_states = o->max_states;
   so->max_seconds = o->max_seconds;
@@ -131,6 +132,51 @@ static void unsolvable_text(const gdl_solve_result *r)
   }
 }
 
+/* A game's value (res->game): each role's, how it was found, or at a
+ * limit what is proven so far. */
+static void value_text(gdl_ctx *ctx, const gdl_solve_result *r)
+{
+  size_t k = gdl_role_count(ctx), i;
+  if (r->status == GDL_SOLVED) {
+    printf("; value: ");
+    for (i = 0; i < k && i < 64; i++)
+      printf("%s%s %ld", i ? ", " : "", gdl_term_str(ctx, gdl_role(ctx, i)),
+             r->values[i]);
+    if (r->simultaneous)
+      printf(", proven: where roles move at once each role's pure-strategy "
+             "security value (maximin: the most it can make sure of "
+             "knowing the others' moves only afterwards)");
+    else if (r->alphabeta)
+      printf(", proven by alpha-beta (two roles, constant sum; the "
+             "graph did not fit, a table of %llu states)",
+             (unsigned long long)r->alphabeta);
+    else if (r->constant_sum)
+      printf(", proven by minimax over the graph (two roles, constant "
+             "sum)");
+    else
+      printf(", proven by backward induction (among moves equal for the "
+             "mover, the one that gives the others least in sum, then the "
+             "first)");
+    printf("; the line of perfect play above (%zu move%s)", r->length,
+           r->length == 1 ? "" : "s");
+  } else {
+    if (r->alphabeta)
+      printf("; limit: %s, searching by alpha-beta with a table of %llu "
+             "states (the graph did not fit); not proven", r->why,
+             (unsigned long long)r->alphabeta);
+    else
+      printf("; limit: %s, %llu states stored; not proven", r->why,
+             (unsigned long long)r->stored);
+    if (r->bound_role >= 0 && r->bound >= 0)
+      printf(": %s can make sure of at least %ld (%u of its %u first moves "
+             "searched to the end)",
+             gdl_term_str(ctx, gdl_role(ctx, (size_t)r->bound_role)),
+             r->bound, r->bound_searched, r->bound_moves);
+    else
+      printf(": nothing yet");
+  }
+}
+
 int solve_report(gdl_ctx *ctx, const opts_t *o, const gdl_solve_result *r,
                  const char *json_extra)
 {
@@ -151,7 +197,9 @@ int solve_report(gdl_ctx *ctx, const opts_t *o, const gdl_solve_result *r,
       step_text(ctx, res.plan + i * k, k, step, sizeof step);
       printf("%s\n", step);
     }
-    if (res.status == GDL_SOLVED) {
+    if (res.game) {
+      value_text(ctx, &res);
+    } else if (res.status == GDL_SOLVED) {
       printf("; solved: %zu move%s", res.length, res.length == 1 ? "" : "s");
       if (res.shortened_from)
         printf(" (%zu as found, made shorter)", res.shortened_from);

@@ -135,6 +135,8 @@ struct search {
   const char *running;        /* the search's name, for progress */
   near_t *N;                  /* search_near's, or NULL */
   uint32_t fanout;            /* successors of the state being expanded */
+  struct value *value;        /* value.c's, or NULL */
+  void (*value_free)(search_t *S);   /* ... its memory back (search_free) */
 };
 
 enum { BEST_ASTAR = 1, BEST_GBFS = 2 };
@@ -280,6 +282,13 @@ void search_iddfs(search_t *S);     /* iddfs.c */
 void search_idastar(search_t *S);
 void search_astar(search_t *S);     /* best.c */
 void search_gbfs(search_t *S);
+void search_value(search_t *S);     /* value.c: a game's value */
+/* alphabeta.c: the value of a two-role constant-sum turn-taking game
+ * from S->cur (bits) by alpha-beta with a table of about `entries`
+ * states, into S->res; throws GDL_ELIMIT at a limit or where minimax
+ * does not apply, its message saying it came `after` (the limit that
+ * stopped the graph search). */
+void value_alphabeta(search_t *S, uint64_t entries, const char *after);
 /* The breadth-first search of S->N's neighbourhood (shorten.c); its
  * memory back to the context with near_free. */
 void search_near(search_t *S);

@@ -66,6 +66,11 @@ static const search_algorithm algorithms[] = {
             "           the time: the first plan found, made shorter if "
             "it can be",
     .label = "depth" },
+  [GDL_VALUE] = {
+    .name = "value", .run = search_value, .kids = KIDS_ON_ONE,
+    .help = "each role's goal under perfect play (in a game of\n"
+            "           several roles, what auto runs)",
+    .label = "depth" },
 };
 #define NALGORITHMS (sizeof algorithms / sizeof *algorithms)
 
@@ -122,6 +127,8 @@ static void search_free(search_t *S)
   ctx_free(ctx, S->khf);
   ctx_free(ctx, S->kdead);
   counter_free(ctx, S->C);
+  if (S->value_free)
+    S->value_free(S);
   if (S->N)
     near_free(ctx, S->N);
   if (S->Es) {
@@ -425,6 +432,7 @@ static gdl_status solve_analysed(gdl_ctx *ctx, analyses_t *an,
   gdl_status st = A->run ? solve_one(ctx, an, opts, res, NULL)
                          : solve_auto(ctx, an, opts, res);
   if (st != GDL_OK || res->status != GDL_SOLVED || res->optimal ||
+      res->game ||
       opts->shorten < 0 || (opts->shorten == 0 && !A->shortens))
     return st;
   /* half as long as the search took (at least 1 s), within the limit */
@@ -461,8 +469,13 @@ gdl_status gdl_solve(gdl_ctx *ctx, const gdl_solve_opts *opts,
      * shared by the searches of this solve and released at its end */
     analyses_t an;
     gdl_status st;
+    gdl_solve_opts o = *opts;
+    if (o.algorithm == GDL_AUTO && ctx->nroles > 1 && !o.cooperate) {
+      o.algorithm = GDL_VALUE;       /* a game: its value */
+      A = row_of(GDL_VALUE);
+    }
     memset(&an, 0, sizeof an);
-    st = solve_analysed(ctx, &an, A, opts, res);
+    st = solve_analysed(ctx, &an, A, &o, res);
     analyses_free(ctx, &an);
     return st;
   }

@@ -70,6 +70,41 @@ static void json_searches(gdl_ctx *ctx, strbuf_t *b,
   sb_putc(ctx, b, ']');
 }
 
+/* A game's value (r->game): the keys doc/solving.md lists under "Game
+ * values", after "searches"; a puzzle's object has none of them. */
+static void json_value(gdl_ctx *ctx, strbuf_t *b, const gdl_solve_result *r)
+{
+  size_t k = gdl_role_count(ctx), i;
+  sb_printf(ctx, b, ", \"game\": true, \"proven\": %s, \"method\": \"%s\", "
+            "\"values\": ", r->status == GDL_SOLVED ? "true" : "false",
+            r->simultaneous ? "maximin"
+            : r->alphabeta ? "alpha-beta"
+            : r->constant_sum ? "minimax" : "backward induction");
+  if (r->status != GDL_SOLVED) {
+    put(ctx, b, "null");
+  } else {
+    sb_putc(ctx, b, '{');
+    for (i = 0; i < k && i < 64; i++) {
+      put(ctx, b, i ? ", \"" : "\"");
+      json_chars(ctx, b, gdl_term_str(ctx, gdl_role(ctx, i)));
+      sb_printf(ctx, b, "\": %ld", r->values[i]);
+    }
+    sb_putc(ctx, b, '}');
+  }
+  put(ctx, b, ", \"bound\": ");
+  if (r->status == GDL_SOLVED || r->bound_role < 0 || r->bound < 0) {
+    put(ctx, b, "null");
+  } else {
+    put(ctx, b, "{\"role\": \"");
+    json_chars(ctx, b, gdl_term_str(ctx, gdl_role(ctx,
+                                                  (size_t)r->bound_role)));
+    sb_printf(ctx, b, "\", \"at_least\": %ld, \"moves_searched\": %u, "
+              "\"moves\": %u}", r->bound, r->bound_searched, r->bound_moves);
+  }
+  sb_printf(ctx, b, ", \"table_states\": %llu",
+            (unsigned long long)r->alphabeta);
+}
+
 gdl_status gdl_solve_json(gdl_ctx *ctx, const gdl_solve_result *r,
                           const char **text, size_t *len)
 {
@@ -116,6 +151,8 @@ gdl_status gdl_solve_json(gdl_ctx *ctx, const gdl_solve_result *r,
   else
     put(ctx, b, "null");
   json_searches(ctx, b, r);
+  if (r->game)
+    json_value(ctx, b, r);
   if (r->status == GDL_LIMIT) {
     put(ctx, b, ", \"limit\": \"");
     json_chars(ctx, b, r->why);

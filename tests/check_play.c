@@ -2,6 +2,7 @@
  * one and blocks a threat on tic-tac-toe whatever the seed, is the same
  * given the seed, beats a random player, plays simultaneous moves; the
  * random chooser plays legal moves; the errors. */
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -210,6 +211,63 @@ START_TEST(test_choose_random_and_errors)
 }
 END_TEST
 
+/* gdl play --against: the computer takes the win in one and blocks a
+ * threat, through the command; both roles by the computer play a whole
+ * game; bad --against values are usage errors. */
+START_TEST(test_play_against)
+{
+  char *out, *err, ttt_path[4096], cmd[8192];
+  snprintf(ttt_path, sizeof ttt_path, "%s", tu_corpus("multi/ticTacToe.kif"));
+  ck_assert_int_eq(tu_gdl_run(&out, &err, "play %s --against xplayer=mcts "
+                   "--playouts 2000 --moves '(mark 1 1) noop noop (mark 2 1) "
+                   "(mark 1 2) noop noop (mark 2 2)' </dev/null", ttt_path), 0);
+  ck_assert_msg(strstr(out, "xplayer plays (mark 1 3)  (mcts: ") != NULL, "%s", out);
+  ck_assert_msg(strstr(out, "proven: goal 100)") != NULL, "%s", out);
+  ck_assert_msg(strstr(out, "The game is over: xplayer goal 100, oplayer "
+                       "goal 0.") != NULL, "%s", out);
+  free(out);
+  free(err);
+  /* O threatens 2 3; the person plays O and the computer X, then quits */
+  snprintf(cmd, sizeof cmd, "printf 'q\\n' | %s play %s "
+                   "--against xplayer=mcts --playouts 3000 --moves '(mark 1 "
+                   "1) noop noop (mark 2 1) (mark 3 3) noop noop (mark 2 2)'",
+                   tu_gdl(), ttt_path);
+  ck_assert_int_eq(tu_run(cmd, &out, &err), 0);
+  ck_assert_msg(strstr(out, "xplayer plays (mark 2 3)") != NULL, "%s", out);
+  ck_assert_msg(strstr(out, "Moves for oplayer:") != NULL, "%s", out);
+  free(out);
+  free(err);
+  /* a person's number, then the computer's answer, then undo goes back
+   * to the person's turn */
+  snprintf(cmd, sizeof cmd, "printf '5\\nu\\nq\\n' | %s play "
+           "%s --against oplayer=random --seed 4", tu_gdl(), ttt_path);
+  ck_assert_int_eq(tu_run(cmd, &out, &err), 0);
+  ck_assert_msg(strstr(out, "The computer plays oplayer (random).") != NULL, "%s", out);
+  ck_assert_msg(strstr(out, "oplayer plays (mark ") != NULL, "%s", out);
+  ck_assert_msg(strstr(out, "Undone.\n\nState after 0 moves:") != NULL, "%s", out);
+  free(out);
+  free(err);
+  ck_assert_int_eq(tu_gdl_run(&out, &err, "play %s --against xplayer=mcts "
+                   "--against oplayer=mcts --playouts 300 </dev/null",
+                   ttt_path), 0);
+  ck_assert_msg(strstr(out, "The game is over: xplayer goal ") != NULL, "%s", out);
+  free(out);
+  free(err);
+  ck_assert_int_eq(tu_gdl_run(&out, &err, "play %s --against foo=mcts",
+                   ttt_path), 2);
+  ck_assert_str_eq(err, "gdl: --against foo=mcts: foo is not a role of this "
+                   "game; its roles: xplayer oplayer\n");
+  free(out);
+  free(err);
+  ck_assert_int_eq(tu_gdl_run(&out, &err, "play %s --against oplayer=perfect",
+                   ttt_path), 2);
+  ck_assert_str_eq(err, "gdl: --against oplayer=perfect: the computer plays "
+                   "mcts or random, not 'perfect'\n");
+  free(out);
+  free(err);
+}
+END_TEST
+
 Suite *play_suite(void)
 {
   Suite *s = suite_create("play");
@@ -221,6 +279,7 @@ Suite *play_suite(void)
   tcase_add_test(tc, test_mcts_beats_random);
   tcase_add_test(tc, test_mcts_simultaneous);
   tcase_add_test(tc, test_choose_random_and_errors);
+  tcase_add_test(tc, test_play_against);
   suite_add_tcase(s, tc);
   return s;
 }

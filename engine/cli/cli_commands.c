@@ -124,15 +124,23 @@ static const cli_command commands[] = {
     "comments: --syntax infix turns KIF into infix GDL, --syntax kif infix\n"
     "into KIF.\n" },
   { "play", cmd_play, CLI_OPTS_ALL, 0, NULL,
-    "FILE... [--moves M]   play it in the terminal (u undo, h hint)",
-    "usage: gdl play FILE... [--moves M]\n"
+    "FILE... [--against R=K] play it in the terminal, or against the computer",
+    "usage: gdl play FILE... [--moves M] [--against ROLE=mcts|random]...\n"
+    "                [--think S | --playouts N] [--seed N]\n"
     "Plays the game in the terminal: shows the state (facts grouped by\n"
     "relation) and the numbered legal moves; type a number or a move.\n"
     "  u  undo the last move      h  hint: the first move of a shortest plan\n"
     "  r  restart                 q  quit          ?  this help\n"
     "With several roles you choose each role's move in turn (a role with a\n"
     "single legal move plays it by itself).  Reads one command per line,\n"
-    "so it can be driven through a pipe.\n" },
+    "so it can be driven through a pipe.\n"
+    "  --against ROLE=mcts|random  the computer plays ROLE (the option may\n"
+    "             be given once per role): mcts, Monte Carlo tree search,\n"
+    "             takes a proven win and avoids a proven loss; random, a\n"
+    "             legal move at random.  u undoes back to your last choice.\n"
+    "  --think S  seconds the computer thinks a move (default 1)\n"
+    "  --playouts N  rounds of search a move instead (the same moves for\n"
+    "             the same --seed)\n" },
   { "explain", cmd_explain, CLI_OPTS_ALL, 0, "FACT",
     "FILE... [--moves M] FACT  why FACT holds, or why not",
     "usage: gdl explain FILE... [--moves 'M1 M2 ...'] [--does 'M ...'] FACT\n"

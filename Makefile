@@ -21,6 +21,26 @@ LIBOBJ  := $(call OBJ,$(B),$(LIBSRC)) $(B)/parser.o $(B)/lexer.o \
            $(B)/infix_parser.o $(B)/infix_lexer.o
 vpath %.c $(addprefix engine/,$(LIBDIRS) cli bind)
 
+# The GGP player and match host (engine/bind/ggp*.c, doc/ggp.md): the
+# protocol (ggp.c) always, the HTTP server where libmicrohttpd is and the
+# match host where libcurl is, each detected by pkg-config; without one
+# the build says so and gdl says so when the command is asked for.
+MHD_LIBS  := $(shell pkg-config --libs libmicrohttpd 2>/dev/null)
+CURL_LIBS := $(shell pkg-config --libs libcurl 2>/dev/null)
+GGPOBJ    := $(B)/ggp.o
+ifneq ($(MHD_LIBS),)
+GGPOBJ    += $(B)/ggp_player.o
+GGPLIBS   += $(MHD_LIBS)
+else
+$(info gdl: libmicrohttpd not found (pkg-config libmicrohttpd): gdl player is left out)
+endif
+ifneq ($(CURL_LIBS),)
+GGPOBJ    += $(B)/ggp_match.o
+GGPLIBS   += $(CURL_LIBS)
+else
+$(info gdl: libcurl not found (pkg-config libcurl): gdl match is left out)
+endif
+
 all: $(B)/gdl $(B)/libgdl.a
 
 $(B)/.dir:
@@ -60,8 +80,8 @@ $(B)/libgdl.a: $(LIBOBJ)
 	rm -f $@
 	$(AR) rcs $@ $^
 
-$(B)/gdl: $(call OBJ,$(B),$(CLISRC)) $(B)/libgdl.a
-	$(CC) $(CFLAGS) $(LDFLAGS) -o $@ $^ $(LDLIBS)
+$(B)/gdl: $(call OBJ,$(B),$(CLISRC)) $(GGPOBJ) $(B)/libgdl.a
+	$(CC) $(CFLAGS) $(LDFLAGS) -o $@ $^ $(GGPLIBS) $(LDLIBS)
 
 # ---- gdl-mpi: breadth-first search across machines (Open MPI) -------------
 # Not part of `all`: the core build needs only a C compiler, flex and
@@ -209,7 +229,7 @@ $(B)/tests/%.o: tests/%.c $(B)/parser.h | $(B)/.dir
 	@mkdir -p $(B)/tests
 	$(CC) $(CPPFLAGS) -Itests $(CFLAGS) $(CHECK_CFLAGS) $(WARN) $(EXTRA_WARN) -Wno-missing-prototypes -MMD -c -o $@ $<
 
-$(B)/check_gdl: $(TESTOBJ) $(B)/libgdl.a
+$(B)/check_gdl: $(TESTOBJ) $(B)/ggp.o $(B)/libgdl.a
 	$(CC) $(CFLAGS) $(LDFLAGS) -o $@ $^ $(CHECK_LIBS) $(LDLIBS)
 
 # web.o: the playground's front end compiled natively, for tests/layers.sh

@@ -57,7 +57,7 @@ typedef struct {
   cli_list players;           /* match --player ROLE=URL */
   double startclock, playclock;   /* match: the clocks in seconds */
   const char *record;         /* match --record FILE.json */
-  long port;                  /* player --port (0: 9147) */
+  long port;                  /* player --port (0: 9147; -1: any free) */
   const char *listen;         /* player --listen ADDR (NULL: 127.0.0.1) */
 } opts_t;
 
@@ -93,6 +93,14 @@ struct cli_command {
                                  the arguments, what it does */
   const char *help;           /* the help of gdl help NAME */
 };
+
+/* A command's function: the exit status. */
+typedef int cli_run_fn(gdl_ctx *ctx, const opts_t *o);
+/* cli_commands.c: a command of engine/bind/ hands its function over at
+ * start-up; cli_command_run gives a row's function, or NULL when gdl was
+ * built without its library (*library names it). */
+void cli_bind(const char *name, cli_run_fn *run);
+cli_run_fn *cli_command_run(const cli_command *c, const char **library);
 
 /* cli_commands.c: the row of the command called name, or NULL; the
  * general help, listing every command, written to out. */

@@ -87,9 +87,9 @@ static int read_port(const char *opt, const char *v, void *field)
   double d;
   if (parse_number(opt, v, &d))
     return 2;
-  if (d < 1 || d > 65535 || d != (long)d)
-    return usage_error("%s is a port from 1 to 65535, not '%s'", opt, v);
-  *(long *)field = (long)d;
+  if (d > 65535 || d != (long)d)
+    return usage_error("%s is a port from 0 to 65535, not '%s'", opt, v);
+  *(long *)field = d == 0 ? -1 : (long)d;     /* -1: any free port */
   return 0;
 }
 

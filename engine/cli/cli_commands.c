@@ -141,6 +141,42 @@ static const cli_command commands[] = {
     "  --think S  seconds the computer thinks a move (default 1)\n"
     "  --playouts N  rounds of search a move instead (the same moves for\n"
     "             the same --seed)\n" },
+  { "player", NULL, CLI_OPTS_ALL, CLI_NO_FILE, NULL,
+    "[--port N]            a GGP player over HTTP (the GGP protocol)",
+    "usage: gdl player [--port N] [--listen ADDR] [--seed N] [--quiet]\n"
+    "Serves the GGP protocol over HTTP, as a player for ggp-base's\n"
+    "GameServer, Stanford's Gamemaster or gdl match: INFO, PING, PREVIEW,\n"
+    "START, PLAY, STOP and ABORT (HTTP POST, or GET with the message as\n"
+    "the path; keywords in any case).  START brings the rules as KIF; each\n"
+    "PLAY is answered with a move chosen by Monte Carlo tree search within\n"
+    "the play clock less a margin (a tenth of it, at least 0.5 s), and\n"
+    "with a legal move whatever happens.  One match at a time: a START\n"
+    "during a match gets busy.  A malformed message gets an error reply\n"
+    "(HTTP 400, \"error: ...\") and the player goes on.  Prints the\n"
+    "address it listens on, then a line per message on stderr; runs until\n"
+    "interrupted (Ctrl-C).  doc/ggp.md tells more.\n"
+    "  --port N      the TCP port (default 9147; 0: any free one)\n"
+    "  --listen ADDR the address to listen on (default 127.0.0.1, the\n"
+    "                loopback; 0.0.0.0 or :: for every interface)\n"
+    "  --seed N      the search's seed\n"
+    "  --quiet       no line per message\n" },
+  { "match", NULL, CLI_OPTS_ALL, CLI_ONE_FILE, NULL,
+    "FILE --player R=URL.. host a match between GGP players",
+    "usage: gdl match FILE --player ROLE=URL... [--startclock S]\n"
+    "                 [--playclock P] [--record F.json] [--json] [--seed N]\n"
+    "Hosts a match of the game FILE as a GGP game manager: sends START to\n"
+    "each role's player (one --player ROLE=URL per role, e.g.\n"
+    "--player xplayer=http://127.0.0.1:9147/), then PLAY with the last\n"
+    "joint move (nil first) until the game ends, then STOP.  A move that is\n"
+    "late (past the play clock and a second of grace), missing or illegal\n"
+    "is replaced by a random legal move and recorded as an error.  Prints\n"
+    "each turn and the goals; --record writes the match record as JSON\n"
+    "(roles, players, moves, per-turn times and errors, goals; doc/ggp.md),\n"
+    "--json prints it.  Exit 0 when the match was played to its end.\n"
+    "  --startclock S  seconds for START (default 10)\n"
+    "  --playclock P   seconds for each move (default 5)\n"
+    "  --seed N        the replacement moves' random seed\n"
+    "  --max-steps M   stop after M joint moves (exit 3)\n" },
   { "explain", cmd_explain, CLI_OPTS_ALL, 0, "FACT",
     "FILE... [--moves M] FACT  why FACT holds, or why not",
     "usage: gdl explain FILE... [--moves 'M1 M2 ...'] [--does 'M ...'] FACT\n"
@@ -195,6 +231,41 @@ static const cli_command commands[] = {
     "             layout, else name its first line that differs and exit 1\n"
     "  --write    rewrite FILE in the canonical layout (when it differs)\n" },
 };
+
+/* The commands whose code lives in engine/bind/ (the GGP player on
+ * libmicrohttpd, the match host on libcurl), built only where their
+ * library is.  Their rows above have no function: the file in bind/
+ * hands it over when the program starts (cli_bind, from a constructor),
+ * so that the command layer never calls a layer above it. */
+static struct {
+  const char *name, *library;
+  cli_run_fn *run;
+} bound[] = {
+  { "player", "libmicrohttpd", NULL },
+  { "match", "libcurl", NULL },
+};
+
+void cli_bind(const char *name, cli_run_fn *run)
+{
+  size_t i;
+  for (i = 0; i < sizeof bound / sizeof *bound; i++)
+    if (strcmp(bound[i].name, name) == 0)
+      bound[i].run = run;
+}
+
+cli_run_fn *cli_command_run(const cli_command *c, const char **library)
+{
+  size_t i;
+  *library = NULL;
+  if (c->run)
+    return c->run;
+  for (i = 0; i < sizeof bound / sizeof *bound; i++)
+    if (strcmp(bound[i].name, c->name) == 0) {
+      *library = bound[i].library;
+      return bound[i].run;
+    }
+  return NULL;
+}
 
 const cli_command *cli_command_named(const char *name)
 {

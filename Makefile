@@ -241,6 +241,7 @@ check: all $(B)/check_gdl $(B)/web.o
 	tests/docs.sh --self-test
 	tests/docs.sh
 	tests/play_tmux.sh
+	tests/ggp_loopback.sh
 	tests/fmt.sh -j 2
 	tests/roundtrip.sh -j 2
 	GDL_MPI=$(B)/gdl-mpi tests/mpi.sh

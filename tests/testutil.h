@@ -56,5 +56,6 @@ Suite *fmt_suite(void);
 Suite *ground_suite(void);
 Suite *infix_suite(void);
 Suite *play_suite(void);
+Suite *ggp_suite(void);
 
 #endif

@@ -242,6 +242,7 @@ check: all $(B)/check_gdl $(B)/web.o
 	tests/docs.sh
 	tests/play_tmux.sh
 	tests/ggp_loopback.sh
+	tests/ggp.sh
 	tests/fmt.sh -j 2
 	tests/roundtrip.sh -j 2
 	GDL_MPI=$(B)/gdl-mpi tests/mpi.sh
@@ -257,6 +258,13 @@ check: all $(B)/check_gdl $(B)/web.o
 check-limits: all
 	tests/limits.sh -j 2 -c bench $(CORPUS)/single/*.kif $(CORPUS)/multi/*.kif $(CORPUS)/conformance/*.kif
 	tests/limits.sh -j 2 -c solve $(CORPUS)/single/*.kif $(CORPUS)/multi/*.kif $(CORPUS)/conformance/*.kif
+
+# The GGP protocol alone (some 20 s; make check runs it too): two gdl
+# players and gdl match over loopback, then ggp-base's GameServer and
+# sample players beside gdl (tests/ggp.sh: skipped only without Java).
+check-ggp: all
+	tests/ggp_loopback.sh
+	tests/ggp.sh
 
 # The documents' examples alone (a few seconds; make check runs them too).
 check-docs: all
@@ -415,4 +423,4 @@ install: all
 clean:
 	rm -rf build
 
-.PHONY: all check check-docs check-limits check-mpi mpi conformance corpus-solve bench bench-corpus asan tsan fuzz fuzz-build fuzz-smoke fuzz-regress install clean doc web check-web
+.PHONY: all check check-ggp check-docs check-limits check-mpi mpi conformance corpus-solve bench bench-corpus asan tsan fuzz fuzz-build fuzz-smoke fuzz-regress install clean doc web check-web

@@ -51,8 +51,10 @@ START_TEST(test_flatten)
   char *f = ggp_flatten(t, strlen(t));
   ck_assert_str_eq(f, "(role x) (<= (legal x a) (true p))");
   free(f);
+  ck_assert(ggp_margin(30) == 3);
   ck_assert(ggp_margin(10) == 1);
-  ck_assert(ggp_margin(2) == 0.5);
+  ck_assert(ggp_margin(2) == 1);
+  ck_assert(ggp_margin(1) == 0.5);
   ck_assert(ggp_margin(0.6) == 0.3);
 }
 END_TEST

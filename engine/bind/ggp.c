@@ -37,8 +37,8 @@ double ggp_now(void)
 double ggp_margin(double clock)
 {
   double m = clock / 10;
-  if (m < 0.5)
-    m = 0.5;
+  if (m < 1)
+    m = 1;
   if (m > clock / 2)
     m = clock / 2;
   return m;

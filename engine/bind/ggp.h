@@ -37,7 +37,7 @@ char *ggp_flatten(const char *text, size_t n);
 double ggp_now(void);
 
 /* The seconds a player keeps in hand on a play clock of `clock` seconds:
- * a tenth of it, at least 0.5 s, at most half the clock. */
+ * a tenth of it, at least 1 s, at most half the clock. */
 double ggp_margin(double clock);
 
 /* A player: at most one match at a time. */

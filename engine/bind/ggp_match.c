@@ -196,7 +196,7 @@ static const char *trimmed(answer_t *a)
 
 static int cmd_match(gdl_ctx *ctx, const opts_t *o)
 {
-  size_t k, r, i, steps = 0, cap = 0;
+  size_t k, r, i, steps = 0, cap = 0, err_turns = 0;
   char **urls = NULL, **msgs = NULL, *rules = NULL, id[64];
   const char *text;
   size_t len;
@@ -336,6 +336,7 @@ static int cmd_match(gdl_ctx *ctx, const opts_t *o)
     }
     for (r = 0; r < k; r++)
       errors[steps * k + r] = NULL;
+    err_turns = steps + 1;
     round_trip(urls, msgs, k, pc, ans);
     if (gdl_set_state(ctx, &s) != GDL_OK) {
       rc = fail(ctx, GDL_EINPUT);
@@ -487,7 +488,7 @@ stop:
   rc = stopped ? 3 : 0;
 out:
   if (errors)
-    for (i = 0; i < steps + (steps < cap); i++)
+    for (i = 0; i < err_turns; i++)
       for (r = 0; r < k; r++)
         free(errors[i * k + r]);
   if (start_err)

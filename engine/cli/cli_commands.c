@@ -149,7 +149,7 @@ static const cli_command commands[] = {
     "START, PLAY, STOP and ABORT (HTTP POST, or GET with the message as\n"
     "the path; keywords in any case).  START brings the rules as KIF; each\n"
     "PLAY is answered with a move chosen by Monte Carlo tree search within\n"
-    "the play clock less a margin (a tenth of it, at least 0.5 s), and\n"
+    "the play clock less a margin (a tenth of it, at least 1 s), and\n"
     "with a legal move whatever happens.  One match at a time: a START\n"
     "during a match gets busy.  A malformed message gets an error reply\n"
     "(HTTP 400, \"error: ...\") and the player goes on.  Prints the\n"

@@ -562,8 +562,9 @@ typedef struct {
  * interrupt of the context stops it too (GDL_OK with the best move so
  * far, once a round is done).  Deterministic given the seed and a budget
  * of rounds.  GDL_EINPUT when the state is terminal or the role has no
- * legal move.  Afterwards `state` is the current state.  info may be
- * NULL. */
+ * legal move.  Afterwards `state` is the current state (unless the
+ * context's time limit or interrupt, past, refused to set it).  info may
+ * be NULL. */
 gdl_status gdl_choose_move(gdl_ctx *ctx, const gdl_state *state, size_t role,
                            const gdl_choose_opts *opts, gdl_term *move,
                            gdl_choose_info *info);

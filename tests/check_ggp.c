@@ -245,6 +245,52 @@ START_TEST(test_player_errors)
 }
 END_TEST
 
+/* A play clock shorter than the margin's floor: the search gets half of
+ * it, a limit of the context stops it mid-round, and the answer is a
+ * legal move every turn (connectFour, whose playouts are long). */
+START_TEST(test_player_short_clock)
+{
+  ggp_player p;
+  char *rules = rules_of(tu_corpus("multi/connectFour.kif"));
+  char *msg = malloc(strlen(rules) + 200), *r, last[256] = "nil";
+  gdl_status st;
+  gdl_ctx *ref = tu_load(&st, 0, tu_corpus("multi/connectFour.kif"), NULL);
+  gdl_state s = { 0, 0, NULL }, nx = { 0, 0, NULL };
+  int turn;
+  ck_assert_int_eq(st, GDL_OK);
+  ggp_player_init(&p, 3, "gdl", NULL);
+  sprintf(msg, "(START c4 red (%s) 5 0.05)", rules);
+  r = reply(&p, msg, 0);
+  ck_assert_str_eq(r, "ready");
+  free(r);
+  ck_assert_int_eq(gdl_initial(ref, &s), GDL_OK);
+  for (turn = 0; turn < 6; turn++) {
+    gdl_term joint[2];
+    const gdl_term *mv;
+    size_t n;
+    ck_assert_int_eq(gdl_set_state(ref, &s), GDL_OK);
+    sprintf(msg, "(PLAY c4 %s)", last);
+    r = reply(&p, msg, 0);
+    ck_assert_int_eq(gdl_parse_term(ref, r, 0, &joint[0]), GDL_OK);
+    ck_assert_msg(gdl_is_legal(ref, 0, joint[0]), "illegal: %s", r);
+    free(r);
+    ck_assert_int_eq(gdl_legal(ref, 1, &mv, &n), GDL_OK);
+    joint[1] = mv[n - 1];
+    snprintf(last, sizeof last, "(%s ", gdl_term_str(ref, joint[0]));
+    snprintf(last + strlen(last), sizeof last - strlen(last), "%s)",
+             gdl_term_str(ref, joint[1]));
+    ck_assert_int_eq(gdl_next(ref, joint, &nx), GDL_OK);
+    ck_assert_int_eq(gdl_state_copy(ref, &s, &nx), GDL_OK);
+  }
+  ggp_player_end(&p);
+  gdl_state_release(ref, &s);
+  gdl_state_release(ref, &nx);
+  gdl_free(ref);
+  free(msg);
+  free(rules);
+}
+END_TEST
+
 Suite *ggp_suite(void)
 {
   Suite *s = suite_create("ggp");
@@ -254,6 +300,7 @@ Suite *ggp_suite(void)
   tcase_add_test(tc, test_flatten);
   tcase_add_test(tc, test_player_match);
   tcase_add_test(tc, test_player_errors);
+  tcase_add_test(tc, test_player_short_clock);
   suite_add_tcase(s, tc);
   return s;
 }

@@ -393,13 +393,14 @@ static int do_play(ggp_player *p, const char *msg, const ggp_span *it, int n,
   o.seconds = think > 0.01 ? think : 0.01;
   gdl_set_time_limit(p->ctx, o.seconds + 0.05);
   {
-    gdl_term chosen;
-    if (gdl_choose_move(p->ctx, &p->state, p->role, &o, &chosen, &info) ==
-            GDL_OK &&
-        chosen)
+    gdl_term chosen = 0;
+    gdl_status st = gdl_choose_move(p->ctx, &p->state, p->role, &o, &chosen,
+                                    &info);
+    gdl_set_time_limit(p->ctx, 0);
+    if (st == GDL_OK && chosen && gdl_set_state(p->ctx, &p->state) == GDL_OK &&
+        gdl_is_legal(p->ctx, p->role, chosen))
       move = chosen;
   }
-  gdl_set_time_limit(p->ctx, 0);
   say(p, "PLAY %s step %u: %s (%llu playouts in %.2f s of %.2f)", p->id,
       p->steps + 1, gdl_term_str(p->ctx, move),
       (unsigned long long)info.playouts, info.seconds, o.seconds);

@@ -358,11 +358,13 @@ static void prove(tree_t *T, uint32_t v)
   }
 }
 
+/* Room for a path of depth + 1 nodes (whether or not the tree is full). */
 static int path_room(tree_t *T, uint64_t depth)
 {
-  return grow(T, &T->pnode, &T->cappath, depth + 1, sizeof *T->pnode) &&
-         grow(T, &T->pchoice, &T->cappchoice, (depth + 1) * T->k,
-              sizeof *T->pchoice);
+  return ctx_try_grow(T->ctx, (void **)&T->pnode, &T->cappath, depth + 1,
+                      sizeof *T->pnode, 64) &&
+         ctx_try_grow(T->ctx, (void **)&T->pchoice, &T->cappchoice,
+                      (depth + 1) * T->k, sizeof *T->pchoice, 64);
 }
 
 /* One round from the root (whose state is set): down the tree, a node
@@ -383,8 +385,8 @@ static gdl_status round_once(tree_t *T, const gdl_state *root)
     uint32_t kid;
     int m;
     if (!path_room(T, depth)) {
-      T->full = 0;            /* the path must fit: give up the round */
-      return GDL_ELIMIT;
+      ctx_setmsg(T->ctx, "out of memory");
+      return GDL_ELIMIT;       /* the path must fit: give up the round */
     }
     T->pnode[depth] = v;
     if (n->proven) {
@@ -591,8 +593,9 @@ static gdl_status choose_mcts(gdl_ctx *ctx, const gdl_state *state,
     info->nodes = T.nnode;
   }
   tree_free(&T);
+  /* the state current again (a limit past may refuse: the move stands) */
   if (st == GDL_OK)
-    st = gdl_set_state(ctx, state);
+    gdl_set_state(ctx, state);
   return st;
 }
 

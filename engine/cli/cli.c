@@ -51,7 +51,7 @@ int main(int argc, char **argv)
     return 0;
   }
   if (!(run = cli_command_run(c, &library))) {
-    fprintf(stderr, "gdl: gdl was built without %s: 'gdl %s' is left out "
+    fprintf(stderr, "gdl was built without %s: 'gdl %s' is left out "
             "(install %s-dev and build again)\n", library, c->name,
             strcmp(library, "libcurl") == 0 ? "libcurl4-openssl" : library);
     return 2;

@@ -21,21 +21,21 @@ LIBOBJ  := $(call OBJ,$(B),$(LIBSRC)) $(B)/parser.o $(B)/lexer.o \
            $(B)/infix_parser.o $(B)/infix_lexer.o
 vpath %.c $(addprefix engine/,$(LIBDIRS) cli bind)
 
-# The GGP player and match host (engine/bind/ggp*.c, doc/ggp.md): the
-# protocol (ggp.c) always, the HTTP server where libmicrohttpd is and the
-# match host where libcurl is, each detected by pkg-config; without one
-# the build says so and gdl says so when the command is asked for.
+# The GGP player and match host (engine/cli/ggp.c, cli_player.c,
+# cli_match.c; doc/ggp.md): the protocol always, the HTTP server where
+# libmicrohttpd is and the match host where libcurl is, each detected by
+# pkg-config; without one the build says so, and the command says so when
+# it is asked for.
 MHD_LIBS  := $(shell pkg-config --libs libmicrohttpd 2>/dev/null)
 CURL_LIBS := $(shell pkg-config --libs libcurl 2>/dev/null)
-GGPOBJ    := $(B)/ggp.o
 ifneq ($(MHD_LIBS),)
-GGPOBJ    += $(B)/ggp_player.o
+$(B)/cli_player.o: CPPFLAGS += -DGDL_HAVE_MHD $(shell pkg-config --cflags libmicrohttpd)
 GGPLIBS   += $(MHD_LIBS)
 else
 $(info gdl: libmicrohttpd not found (pkg-config libmicrohttpd): gdl player is left out)
 endif
 ifneq ($(CURL_LIBS),)
-GGPOBJ    += $(B)/ggp_match.o
+$(B)/cli_match.o: CPPFLAGS += -DGDL_HAVE_CURL $(shell pkg-config --cflags libcurl)
 GGPLIBS   += $(CURL_LIBS)
 else
 $(info gdl: libcurl not found (pkg-config libcurl): gdl match is left out)
@@ -80,7 +80,7 @@ $(B)/libgdl.a: $(LIBOBJ)
 	rm -f $@
 	$(AR) rcs $@ $^
 
-$(B)/gdl: $(call OBJ,$(B),$(CLISRC)) $(GGPOBJ) $(B)/libgdl.a
+$(B)/gdl: $(call OBJ,$(B),$(CLISRC)) $(B)/libgdl.a
 	$(CC) $(CFLAGS) $(LDFLAGS) -o $@ $^ $(GGPLIBS) $(LDLIBS)
 
 # ---- gdl-mpi: breadth-first search across machines (Open MPI) -------------
@@ -98,7 +98,7 @@ $(B)/mpi.o: engine/bind/mpi.c $(B)/parser.h | $(B)/.dir
 # help are its row of the command table, which names every command.
 $(B)/gdl-mpi: $(B)/mpi.o $(filter-out $(B)/cli.o,$(call OBJ,$(B),$(CLISRC))) \
               $(B)/libgdl.a
-	$(MPIENV) $(MPICC) $(CFLAGS) $(LDFLAGS) -o $@ $^ $(LDLIBS)
+	$(MPIENV) $(MPICC) $(CFLAGS) $(LDFLAGS) -o $@ $^ $(GGPLIBS) $(LDLIBS)
 
 mpi: $(B)/gdl-mpi
 

@@ -1,4 +1,4 @@
-/* check_ggp.c - the GGP protocol without sockets (engine/bind/ggp.c):
+/* check_ggp.c - the GGP protocol without sockets (engine/cli/ggp.c):
  * messages read as lists, games flattened for START, and a player's
  * replies to a whole match of tic-tac-toe, to malformed messages and to
  * messages that do not fit the match. */
@@ -6,7 +6,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "bind/ggp.h"
+#include "cli/ggp.h"
 #include "testutil.h"
 
 static char *span(const char *s, ggp_span sp)

@@ -64,10 +64,6 @@ while read -r rank f incs; do
   o=$B/$(basename "$f" | sed 's/\.[cly]$//').o
   # gdl-mpi's object exists only where mpicc does (make mpi)
   [ "$f" = engine/bind/mpi.c ] && [ ! -f "$o" ] && continue
-  # the GGP player and match host exist only where their library does
-  case $f in engine/bind/ggp_player.c|engine/bind/ggp_match.c)
-    [ -f "$o" ] || continue ;;
-  esac
   [ -f "$o" ] || { echo "layers: no $o (build first)" >&2; exit 2; }
   echo "$rank $f $o"
 done < "$tmp/map" > "$tmp/objs"

@@ -24,8 +24,6 @@ int main(int argc, char **argv)
   opts_t o;
   gdl_ctx *ctx;
   const cli_command *c;
-  cli_run_fn *run;
-  const char *library;
   int rc;
   memset(&o, 0, sizeof o);
   o.started = now();
@@ -50,12 +48,6 @@ int main(int argc, char **argv)
     fputs(c->help, stdout);
     return 0;
   }
-  if (!(run = cli_command_run(c, &library))) {
-    fprintf(stderr, "gdl was built without %s: 'gdl %s' is left out "
-            "(install %s-dev and build again)\n", library, c->name,
-            strcmp(library, "libcurl") == 0 ? "libcurl4-openssl" : library);
-    return 2;
-  }
   if ((rc = cli_parse(argc, argv, c, &o)) != 0) {
     free(o.files);
     return rc;
@@ -72,7 +64,7 @@ int main(int argc, char **argv)
                                                        : GDL_SYNTAX_KIF);
   signal(SIGINT, on_sigint);
   gdl_set_interrupt(ctx, &cli_interrupted);
-  rc = run(ctx, &o);
+  rc = c->run(ctx, &o);
   gdl_free(ctx);
   free(o.files);
   fflush(stdout);

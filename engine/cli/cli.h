@@ -94,14 +94,6 @@ struct cli_command {
   const char *help;           /* the help of gdl help NAME */
 };
 
-/* A command's function: the exit status. */
-typedef int cli_run_fn(gdl_ctx *ctx, const opts_t *o);
-/* cli_commands.c: a command of engine/bind/ hands its function over at
- * start-up; cli_command_run gives a row's function, or NULL when gdl was
- * built without its library (*library names it). */
-void cli_bind(const char *name, cli_run_fn *run);
-cli_run_fn *cli_command_run(const cli_command *c, const char **library);
-
 /* cli_commands.c: the row of the command called name, or NULL; the
  * general help, listing every command, written to out. */
 const cli_command *cli_command_named(const char *name);
@@ -162,5 +154,11 @@ int cmd_explain(gdl_ctx *ctx, const opts_t *o);
 int cmd_trace(gdl_ctx *ctx, const opts_t *o);
 int cmd_graph(gdl_ctx *ctx, const opts_t *o);
 int cmd_play(gdl_ctx *ctx, const opts_t *o);
+
+/* cli_player.c, cli_match.c: the GGP player (on libmicrohttpd) and the
+ * match host (on libcurl); where gdl was built without the library, they
+ * say so and exit 2. */
+int cmd_player(gdl_ctx *ctx, const opts_t *o);
+int cmd_match(gdl_ctx *ctx, const opts_t *o);
 
 #endif

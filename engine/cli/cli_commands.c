@@ -141,7 +141,7 @@ static const cli_command commands[] = {
     "  --think S  seconds the computer thinks a move (default 1)\n"
     "  --playouts N  rounds of search a move instead (the same moves for\n"
     "             the same --seed)\n" },
-  { "player", NULL, CLI_OPTS_ALL, CLI_NO_FILE, NULL,
+  { "player", cmd_player, CLI_OPTS_ALL, CLI_NO_FILE, NULL,
     "[--port N]            a GGP player over HTTP (the GGP protocol)",
     "usage: gdl player [--port N] [--listen ADDR] [--seed N] [--quiet]\n"
     "Serves the GGP protocol over HTTP, as a player for ggp-base's\n"
@@ -160,7 +160,7 @@ static const cli_command commands[] = {
     "                loopback; 0.0.0.0 or :: for every interface)\n"
     "  --seed N      the search's seed\n"
     "  --quiet       no line per message\n" },
-  { "match", NULL, CLI_OPTS_ALL, CLI_ONE_FILE, NULL,
+  { "match", cmd_match, CLI_OPTS_ALL, CLI_ONE_FILE, NULL,
     "FILE --player R=URL.. host a match between GGP players",
     "usage: gdl match FILE --player ROLE=URL... [--startclock S]\n"
     "                 [--playclock P] [--record F.json] [--json] [--seed N]\n"
@@ -231,41 +231,6 @@ static const cli_command commands[] = {
     "             layout, else name its first line that differs and exit 1\n"
     "  --write    rewrite FILE in the canonical layout (when it differs)\n" },
 };
-
-/* The commands whose code lives in engine/bind/ (the GGP player on
- * libmicrohttpd, the match host on libcurl), built only where their
- * library is.  Their rows above have no function: the file in bind/
- * hands it over when the program starts (cli_bind, from a constructor),
- * so that the command layer never calls a layer above it. */
-static struct {
-  const char *name, *library;
-  cli_run_fn *run;
-} bound[] = {
-  { "player", "libmicrohttpd", NULL },
-  { "match", "libcurl", NULL },
-};
-
-void cli_bind(const char *name, cli_run_fn *run)
-{
-  size_t i;
-  for (i = 0; i < sizeof bound / sizeof *bound; i++)
-    if (strcmp(bound[i].name, name) == 0)
-      bound[i].run = run;
-}
-
-cli_run_fn *cli_command_run(const cli_command *c, const char **library)
-{
-  size_t i;
-  *library = NULL;
-  if (c->run)
-    return c->run;
-  for (i = 0; i < sizeof bound / sizeof *bound; i++)
-    if (strcmp(bound[i].name, c->name) == 0) {
-      *library = bound[i].library;
-      return bound[i].run;
-    }
-  return NULL;
-}
 
 const cli_command *cli_command_named(const char *name)
 {

@@ -1,24 +1,28 @@
 /*
- * ggp_player.c - gdl player: the GGP protocol served over HTTP by
- * libmicrohttpd (built only where it is: the Makefile detects it).  The
+ * cli_player.c - gdl player: the GGP protocol served over HTTP by
+ * libmicrohttpd (where the Makefile finds it; else the command says gdl
+ * was built without it).  The
  * messages are answered by ggp.c, which knows nothing of sockets; this
  * file only gathers a request's body, hands it over and sends the reply
  * as text/acl.  One thread of libmicrohttpd serves the requests one at a
  * time, so the player (one match at a time) needs no lock; the main
  * thread waits for Ctrl-C or SIGTERM.
  */
+#include <stdio.h>
+
+#include "cli/cli.h"
+
+#ifdef GDL_HAVE_MHD
 #include <arpa/inet.h>
 #include <microhttpd.h>
 #include <netinet/in.h>
 #include <signal.h>
-#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/socket.h>
 #include <time.h>
 
-#include "bind/ggp.h"
-#include "cli/cli.h"
+#include "cli/ggp.h"
 
 #define MAX_BODY (64u << 20)    /* a request's body: 64 MB at most */
 
@@ -137,7 +141,7 @@ static void on_stop(int sig)
   stop_serving = 1;
 }
 
-static int cmd_player(gdl_ctx *ctx, const opts_t *o)
+int cmd_player(gdl_ctx *ctx, const opts_t *o)
 {
   ggp_player p;
   struct MHD_Daemon *d;
@@ -201,7 +205,15 @@ static int cmd_player(gdl_ctx *ctx, const opts_t *o)
   return 0;
 }
 
-__attribute__((constructor)) static void bind_player(void)
+#else /* built without libmicrohttpd */
+
+int cmd_player(gdl_ctx *ctx, const opts_t *o)
 {
-  cli_bind("player", cmd_player);
+  (void)ctx;
+  (void)o;
+  fprintf(stderr, "gdl was built without libmicrohttpd: 'gdl player' is "
+          "left out (install libmicrohttpd-dev and build again)\n");
+  return 2;
 }
+
+#endif

@@ -1,5 +1,5 @@
 /*
- * ggp_match.c - gdl match: a match hosted as a GGP game manager over
+ * cli_match.c - gdl match: a match hosted as a GGP game manager over
  * HTTP with libcurl (built only where it is: the Makefile detects it).
  *
  * START goes to every role's player at once, then each turn PLAY with
@@ -11,17 +11,20 @@
  * record (doc/ggp.md) is written as JSON: roles, players, each turn's
  * moves, times and errors, the goals.
  */
+#include <stdio.h>
+
+#include "cli/cli.h"
+
+#ifdef GDL_HAVE_CURL
 #include <curl/curl.h>
 #include <stdarg.h>
-#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <strings.h>
 #include <time.h>
 #include <unistd.h>
 
-#include "bind/ggp.h"
-#include "cli/cli.h"
+#include "cli/ggp.h"
 
 #define GRACE 1.0              /* seconds past a clock before a timeout */
 
@@ -194,7 +197,7 @@ static const char *trimmed(answer_t *a)
   return s;
 }
 
-static int cmd_match(gdl_ctx *ctx, const opts_t *o)
+int cmd_match(gdl_ctx *ctx, const opts_t *o)
 {
   size_t k, r, i, steps = 0, cap = 0, err_turns = 0;
   char **urls = NULL, **msgs = NULL, *rules = NULL, id[64];
@@ -512,7 +515,15 @@ out:
   return rc;
 }
 
-__attribute__((constructor)) static void bind_match(void)
+#else /* built without libcurl */
+
+int cmd_match(gdl_ctx *ctx, const opts_t *o)
 {
-  cli_bind("match", cmd_match);
+  (void)ctx;
+  (void)o;
+  fprintf(stderr, "gdl was built without libcurl: 'gdl match' is left "
+          "out (install libcurl4-openssl-dev and build again)\n");
+  return 2;
 }
+
+#endif

@@ -25,7 +25,7 @@
 #include <strings.h>
 #include <time.h>
 
-#include "bind/ggp.h"
+#include "cli/ggp.h"
 
 double ggp_now(void)
 {

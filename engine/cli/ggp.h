@@ -1,8 +1,8 @@
 /*
  * ggp.h - the GGP protocol without sockets (ggp.c): messages read as KIF
  * lists, a player's matches and its replies, a game written as one line
- * for a START message.  The HTTP server (ggp_player.c, libmicrohttpd) and
- * the match host (ggp_match.c, libcurl) sit on it; the tests call it
+ * for a START message.  The HTTP server (cli_player.c, libmicrohttpd) and
+ * the match host (cli_match.c, libcurl) sit on it; the tests call it
  * directly (tests/check_ggp.c).  It sees only gdl.h of the library.
  */
 #ifndef GDL_GGP_H

@@ -21,6 +21,26 @@ LIBOBJ  := $(call OBJ,$(B),$(LIBSRC)) $(B)/parser.o $(B)/lexer.o \
            $(B)/infix_parser.o $(B)/infix_lexer.o
 vpath %.c $(addprefix engine/,$(LIBDIRS) cli bind)
 
+# The GGP player and match host (engine/cli/ggp.c, cli_player.c,
+# cli_match.c; doc/ggp.md): the protocol always, the HTTP server where
+# libmicrohttpd is and the match host where libcurl is, each detected by
+# pkg-config; without one the build says so, and the command says so when
+# it is asked for.
+MHD_LIBS  := $(shell pkg-config --libs libmicrohttpd 2>/dev/null)
+CURL_LIBS := $(shell pkg-config --libs libcurl 2>/dev/null)
+ifneq ($(MHD_LIBS),)
+$(B)/cli_player.o: CPPFLAGS += -DGDL_HAVE_MHD $(shell pkg-config --cflags libmicrohttpd)
+GGPLIBS   += $(MHD_LIBS)
+else
+$(info gdl: libmicrohttpd not found (pkg-config libmicrohttpd): gdl player is left out)
+endif
+ifneq ($(CURL_LIBS),)
+$(B)/cli_match.o: CPPFLAGS += -DGDL_HAVE_CURL $(shell pkg-config --cflags libcurl)
+GGPLIBS   += $(CURL_LIBS)
+else
+$(info gdl: libcurl not found (pkg-config libcurl): gdl match is left out)
+endif
+
 all: $(B)/gdl $(B)/libgdl.a
 
 $(B)/.dir:
@@ -61,7 +81,7 @@ $(B)/libgdl.a: $(LIBOBJ)
 	$(AR) rcs $@ $^
 
 $(B)/gdl: $(call OBJ,$(B),$(CLISRC)) $(B)/libgdl.a
-	$(CC) $(CFLAGS) $(LDFLAGS) -o $@ $^ $(LDLIBS)
+	$(CC) $(CFLAGS) $(LDFLAGS) -o $@ $^ $(GGPLIBS) $(LDLIBS)
 
 # ---- gdl-mpi: breadth-first search across machines (Open MPI) -------------
 # Not part of `all`: the core build needs only a C compiler, flex and
@@ -78,7 +98,7 @@ $(B)/mpi.o: engine/bind/mpi.c $(B)/parser.h | $(B)/.dir
 # help are its row of the command table, which names every command.
 $(B)/gdl-mpi: $(B)/mpi.o $(filter-out $(B)/cli.o,$(call OBJ,$(B),$(CLISRC))) \
               $(B)/libgdl.a
-	$(MPIENV) $(MPICC) $(CFLAGS) $(LDFLAGS) -o $@ $^ $(LDLIBS)
+	$(MPIENV) $(MPICC) $(CFLAGS) $(LDFLAGS) -o $@ $^ $(GGPLIBS) $(LDLIBS)
 
 mpi: $(B)/gdl-mpi
 
@@ -209,7 +229,7 @@ $(B)/tests/%.o: tests/%.c $(B)/parser.h | $(B)/.dir
 	@mkdir -p $(B)/tests
 	$(CC) $(CPPFLAGS) -Itests $(CFLAGS) $(CHECK_CFLAGS) $(WARN) $(EXTRA_WARN) -Wno-missing-prototypes -MMD -c -o $@ $<
 
-$(B)/check_gdl: $(TESTOBJ) $(B)/libgdl.a
+$(B)/check_gdl: $(TESTOBJ) $(B)/ggp.o $(B)/libgdl.a
 	$(CC) $(CFLAGS) $(LDFLAGS) -o $@ $^ $(CHECK_LIBS) $(LDLIBS)
 
 # web.o: the playground's front end compiled natively, for tests/layers.sh
@@ -221,6 +241,8 @@ check: all $(B)/check_gdl $(B)/web.o
 	tests/docs.sh --self-test
 	tests/docs.sh
 	tests/play_tmux.sh
+	tests/ggp_loopback.sh
+	tests/ggp.sh
 	tests/fmt.sh -j 2
 	tests/roundtrip.sh -j 2
 	GDL_MPI=$(B)/gdl-mpi tests/mpi.sh
@@ -237,6 +259,13 @@ check: all $(B)/check_gdl $(B)/web.o
 check-limits: all
 	tests/limits.sh -j 2 -c bench $(CORPUS)/single/*.kif $(CORPUS)/multi/*.kif $(CORPUS)/conformance/*.kif
 	tests/limits.sh -j 2 -c solve $(CORPUS)/single/*.kif $(CORPUS)/multi/*.kif $(CORPUS)/conformance/*.kif
+
+# The GGP protocol alone (some 20 s; make check runs it too): two gdl
+# players and gdl match over loopback, then ggp-base's GameServer and
+# sample players beside gdl (tests/ggp.sh: skipped only without Java).
+check-ggp: all
+	tests/ggp_loopback.sh
+	tests/ggp.sh
 
 # The documents' examples alone (a few seconds; make check runs them too).
 check-docs: all
@@ -395,4 +424,4 @@ install: all
 clean:
 	rm -rf build
 
-.PHONY: all check check-docs check-limits check-mpi mpi conformance corpus-solve bench bench-corpus asan tsan fuzz fuzz-build fuzz-smoke fuzz-regress install clean doc web check-web
+.PHONY: all check check-ggp check-docs check-limits check-mpi mpi conformance corpus-solve bench bench-corpus asan tsan fuzz fuzz-build fuzz-smoke fuzz-regress install clean doc web check-web

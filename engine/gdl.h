@@ -550,4 +550,59 @@ void gdl_json_escape(const char *s, size_t n,
 gdl_status gdl_solve_json(gdl_ctx *ctx, const gdl_solve_result *res,
                           const char **text, size_t *len);
 
+
+/* ---- playing: a move chosen for a role -------------------------------- */
+
+/* How a move is chosen. */
+typedef enum {
+  GDL_CHOOSE_MCTS,         /* Monte Carlo tree search (UCT, MCTS-Solver) */
+  GDL_CHOOSE_RANDOM,       /* a legal move, uniformly at random */
+} gdl_chooser;
+
+/* "mcts" or "random" ("?" for none). */
+const char *gdl_chooser_name(gdl_chooser k);
+/* The chooser called `name` into *k: 0, or -1 (*k untouched). */
+int gdl_chooser_parse(const char *name, gdl_chooser *k);
+
+typedef struct {
+  gdl_chooser kind;
+  double seconds;          /* think at most this long (<= 0: no deadline) */
+  uint64_t playouts;       /* at most this many rounds (0: none); with
+                              neither, 10,000 rounds */
+  uint64_t seed;           /* the random generator's start: the same seed,
+                              state and budget of rounds give the same move */
+  double exploration;      /* UCB1's constant on goals scaled to 0..1
+                              (<= 0: the default, 0.4) */
+} gdl_choose_opts;
+
+typedef struct {
+  uint64_t playouts;       /* rounds of the search (each ends in a random
+                              playout or a proven node) */
+  uint64_t nodes;          /* nodes of the tree */
+  double seconds;
+  double value;            /* the role's expected goal after the move
+                              (its mean over the rounds, or its proven
+                              value); -1 when unknown */
+  int proven;              /* 1: the move's value is proven (best play) */
+  long proven_goal;        /* the role's goal under best play then */
+} gdl_choose_info;
+
+/* A move for `role` in `state` into *move, chosen by opts->kind (NULL:
+ * MCTS with the defaults): Monte Carlo tree search with UCB1 for every
+ * role on its own statistics (decoupled UCT: simultaneous moves too),
+ * random playouts from the leaves (gdl_random_steps), and proofs carried
+ * up the tree (MCTS-Solver): a move proven to give the role 100 is always
+ * taken, and one proven worse than another is never taken.  It stops at
+ * opts->seconds, after opts->playouts rounds, when the state is proven,
+ * or at once when the role has one legal move; a time limit or an
+ * interrupt of the context stops it too (GDL_OK with the best move so
+ * far, once a round is done).  Deterministic given the seed and a budget
+ * of rounds.  GDL_EINPUT when the state is terminal or the role has no
+ * legal move.  Afterwards `state` is the current state (unless the
+ * context's time limit or interrupt, past, refused to set it).  info may
+ * be NULL. */
+gdl_status gdl_choose_move(gdl_ctx *ctx, const gdl_state *state, size_t role,
+                           const gdl_choose_opts *opts, gdl_term *move,
+                           gdl_choose_info *info);
+
 #endif

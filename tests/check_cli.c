@@ -277,7 +277,7 @@ START_TEST(test_listed_commands_have_help)
     free(first);
     listed++;
   }
-  ck_assert_int_eq(listed, 13);
+  ck_assert_int_eq(listed, 15);
   free(list);
   free(err);
 }

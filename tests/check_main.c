@@ -17,6 +17,8 @@ int main(void)
   srunner_add_suite(sr, fmt_suite());
   srunner_add_suite(sr, ground_suite());
   srunner_add_suite(sr, infix_suite());
+  srunner_add_suite(sr, play_suite());
+  srunner_add_suite(sr, ggp_suite());
   srunner_run_all(sr, CK_NORMAL);
   failed = srunner_ntests_failed(sr);
   srunner_free(sr);

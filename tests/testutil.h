@@ -55,5 +55,7 @@ Suite *teach_suite(void);
 Suite *fmt_suite(void);
 Suite *ground_suite(void);
 Suite *infix_suite(void);
+Suite *play_suite(void);
+Suite *ggp_suite(void);
 
 #endif

@@ -17,6 +17,13 @@
 
 typedef struct cli_command cli_command;
 
+/* The values of an option that may be given several times, in order. */
+#define CLI_LIST_MAX 32
+typedef struct {
+  const char *v[CLI_LIST_MAX];
+  int n;
+} cli_list;
+
 typedef struct {
   const cli_command *command; /* the command's row */
   const char **files;
@@ -47,6 +54,13 @@ typedef struct {
   const char *syntax;         /* --syntax infix|kif: how to read the files
                                  (cat: the syntax to write) */
   double started;             /* now() when main began (bench's set-up) */
+  cli_list against;           /* play --against ROLE=KIND */
+  double think;               /* play --think: seconds a computer move */
+  cli_list players;           /* match --player ROLE=URL */
+  double startclock, playclock;   /* match: the clocks in seconds */
+  const char *record;         /* match --record FILE.json */
+  long port;                  /* player --port (0: 9147; -1: any free) */
+  const char *listen;         /* player --listen ADDR (NULL: 127.0.0.1) */
 } opts_t;
 
 /* The sets of options a command takes (cli_command.options), each option
@@ -61,8 +75,9 @@ enum {
 enum {
   CLI_ONE_FILE = 1,           /* exactly one FILE (fmt) */
   CLI_READS_ONLY = 2,         /* evaluates nothing: no engine is chosen */
-  CLI_SYNTAX_WRITTEN = 4      /* --syntax is the syntax to write, not the
+  CLI_SYNTAX_WRITTEN = 4,     /* --syntax is the syntax to write, not the
                                  one to read the files in (cat) */
+  CLI_NO_FILE = 8             /* takes no FILE (player) */
 };
 
 /* A row of the command table (cli_commands.c): all there is to know about
@@ -141,5 +156,11 @@ int cmd_explain(gdl_ctx *ctx, const opts_t *o);
 int cmd_trace(gdl_ctx *ctx, const opts_t *o);
 int cmd_graph(gdl_ctx *ctx, const opts_t *o);
 int cmd_play(gdl_ctx *ctx, const opts_t *o);
+
+/* cli_player.c, cli_match.c: the GGP player (on libmicrohttpd) and the
+ * match host (on libcurl); where gdl was built without the library, they
+ * say so and exit 2. */
+int cmd_player(gdl_ctx *ctx, const opts_t *o);
+int cmd_match(gdl_ctx *ctx, const opts_t *o);
 
 #endif

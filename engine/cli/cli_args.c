@@ -73,6 +73,26 @@ static int read_text(const char *opt, const char *v, void *field)
   return 0;
 }
 
+static int read_list(const char *opt, const char *v, void *field)
+{
+  cli_list *l = field;
+  if (l->n == CLI_LIST_MAX)
+    return usage_error("%s may be given at most %d times", opt, CLI_LIST_MAX);
+  l->v[l->n++] = v;
+  return 0;
+}
+
+static int read_port(const char *opt, const char *v, void *field)
+{
+  double d;
+  if (parse_number(opt, v, &d))
+    return 2;
+  if (d > 65535 || d != (long)d)
+    return usage_error("%s is a port from 0 to 65535, not '%s'", opt, v);
+  *(long *)field = d == 0 ? -1 : (long)d;     /* -1: any free port */
+  return 0;
+}
+
 static int read_syntax(const char *opt, const char *v, void *field)
 {
   (void)opt;
@@ -196,6 +216,14 @@ static const cli_option options[] = {
   { "--seed", NULL, ALL, FIELD(seed), read_seed, 0 },
   { "--playouts", NULL, ALL, FIELD(playouts), read_count, 0 },
   { "--max-steps", NULL, ALL, FIELD(max_steps), read_count, 0 },
+  { "--against", NULL, ALL, FIELD(against), read_list, 0 },
+  { "--think", NULL, ALL, FIELD(think), read_seconds, 0 },
+  { "--player", NULL, ALL, FIELD(players), read_list, 0 },
+  { "--startclock", NULL, ALL, FIELD(startclock), read_seconds, 0 },
+  { "--playclock", NULL, ALL, FIELD(playclock), read_seconds, 0 },
+  { "--record", NULL, ALL, FIELD(record), read_text, 0 },
+  { "--port", NULL, ALL, FIELD(port), read_port, 0 },
+  { "--listen", NULL, ALL, FIELD(listen), read_text, 0 },
 };
 #undef ALL
 #undef FMT
@@ -258,6 +286,12 @@ int cli_parse(int argc, char **argv, const cli_command *c, opts_t *o)
                        "--help)", cmd, o->nfiles, cmd);
   if (o->check && o->write)
     return usage_error("'gdl %s' takes --check or --write, not both", cmd);
+  if (c->flags & CLI_NO_FILE) {
+    if (o->nfiles)
+      return usage_error("'gdl %s' takes no FILE: '%s' (see gdl %s --help)",
+                         cmd, o->files[0], cmd);
+    return 0;
+  }
   if (o->nfiles == 0 && (c->flags & CLI_ONE_FILE))
     return usage_error("'gdl %s' needs a FILE (see gdl %s --help)", cmd,
                        cmd);

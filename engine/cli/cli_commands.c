@@ -131,15 +131,59 @@ static const cli_command commands[] = {
     "comments: --syntax infix turns KIF into infix GDL, --syntax kif infix\n"
     "into KIF.\n" },
   { "play", cmd_play, CLI_OPTS_ALL, 0, NULL,
-    "FILE... [--moves M]   play it in the terminal (u undo, h hint)",
-    "usage: gdl play FILE... [--moves M]\n"
+    "FILE... [--against R=K] play it in the terminal, or against the computer",
+    "usage: gdl play FILE... [--moves M] [--against ROLE=mcts|random]...\n"
+    "                [--think S | --playouts N] [--seed N]\n"
     "Plays the game in the terminal: shows the state (facts grouped by\n"
     "relation) and the numbered legal moves; type a number or a move.\n"
     "  u  undo the last move      h  hint: the first move of a shortest plan\n"
     "  r  restart                 q  quit          ?  this help\n"
     "With several roles you choose each role's move in turn (a role with a\n"
     "single legal move plays it by itself).  Reads one command per line,\n"
-    "so it can be driven through a pipe.\n" },
+    "so it can be driven through a pipe.\n"
+    "  --against ROLE=mcts|random  the computer plays ROLE (the option may\n"
+    "             be given once per role): mcts, Monte Carlo tree search,\n"
+    "             takes a proven win and avoids a proven loss; random, a\n"
+    "             legal move at random.  u undoes back to your last choice.\n"
+    "  --think S  seconds the computer thinks a move (default 1)\n"
+    "  --playouts N  rounds of search a move instead (the same moves for\n"
+    "             the same --seed)\n" },
+  { "player", cmd_player, CLI_OPTS_ALL, CLI_NO_FILE, NULL,
+    "[--port N]            a GGP player over HTTP (the GGP protocol)",
+    "usage: gdl player [--port N] [--listen ADDR] [--seed N] [--quiet]\n"
+    "Serves the GGP protocol over HTTP, as a player for ggp-base's\n"
+    "GameServer, Stanford's Gamemaster or gdl match: INFO, PING, PREVIEW,\n"
+    "START, PLAY, STOP and ABORT (HTTP POST, or GET with the message as\n"
+    "the path; keywords in any case).  START brings the rules as KIF; each\n"
+    "PLAY is answered with a move chosen by Monte Carlo tree search within\n"
+    "the play clock less a margin (a tenth of it, at least 1 s), and\n"
+    "with a legal move whatever happens.  One match at a time: a START\n"
+    "during a match gets busy.  A malformed message gets an error reply\n"
+    "(HTTP 400, \"error: ...\") and the player goes on.  Prints the\n"
+    "address it listens on, then a line per message on stderr; runs until\n"
+    "interrupted (Ctrl-C).  doc/ggp.md tells more.\n"
+    "  --port N      the TCP port (default 9147; 0: any free one)\n"
+    "  --listen ADDR the address to listen on (default 127.0.0.1, the\n"
+    "                loopback; 0.0.0.0 or :: for every interface)\n"
+    "  --seed N      the search's seed\n"
+    "  --quiet       no line per message\n" },
+  { "match", cmd_match, CLI_OPTS_ALL, CLI_ONE_FILE, NULL,
+    "FILE --player R=URL.. host a match between GGP players",
+    "usage: gdl match FILE --player ROLE=URL... [--startclock S]\n"
+    "                 [--playclock P] [--record F.json] [--json] [--seed N]\n"
+    "Hosts a match of the game FILE as a GGP game manager: sends START to\n"
+    "each role's player (one --player ROLE=URL per role, e.g.\n"
+    "--player xplayer=http://127.0.0.1:9147/), then PLAY with the last\n"
+    "joint move (nil first) until the game ends, then STOP.  A move that is\n"
+    "late (past the play clock and a second of grace), missing or illegal\n"
+    "is replaced by a random legal move and recorded as an error.  Prints\n"
+    "each turn and the goals; --record writes the match record as JSON\n"
+    "(roles, players, moves, per-turn times and errors, goals; doc/ggp.md),\n"
+    "--json prints it.  Exit 0 when the match was played to its end.\n"
+    "  --startclock S  seconds for START (default 10)\n"
+    "  --playclock P   seconds for each move (default 5)\n"
+    "  --seed N        the replacement moves' random seed\n"
+    "  --max-steps M   stop after M joint moves (exit 3)\n" },
   { "explain", cmd_explain, CLI_OPTS_ALL, 0, "FACT",
     "FILE... [--moves M] FACT  why FACT holds, or why not",
     "usage: gdl explain FILE... [--moves 'M1 M2 ...'] [--does 'M ...'] FACT\n"

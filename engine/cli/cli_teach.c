@@ -227,6 +227,89 @@ static void show_game_over(gdl_ctx *ctx)
   printf("u undo, r restart, q quit\n");
 }
 
+/* --against ROLE=KIND into comp[r] (-1: a person plays r); 0 or the exit
+ * status. */
+static int parse_against(gdl_ctx *ctx, const opts_t *o, int *comp)
+{
+  size_t k = gdl_role_count(ctx), r;
+  int i;
+  for (r = 0; r < k; r++)
+    comp[r] = -1;
+  for (i = 0; i < o->against.n; i++) {
+    const char *a = o->against.v[i], *eq = strchr(a, '=');
+    gdl_chooser kind;
+    gdl_term role;
+    int ri;
+    char name[256];
+    if (!eq || eq == a || (size_t)(eq - a) >= sizeof name)
+      return usage_error("--against takes ROLE=mcts or ROLE=random, not "
+                         "'%s'", a);
+    memcpy(name, a, (size_t)(eq - a));
+    name[eq - a] = 0;
+    if (gdl_chooser_parse(eq + 1, &kind) != 0)
+      return usage_error("--against %s: the computer plays mcts or random, "
+                         "not '%s'", a, eq + 1);
+    if (gdl_parse_term(ctx, name, 0, &role) != GDL_OK ||
+        (ri = gdl_role_index(ctx, role)) < 0) {
+      fprintf(stderr, "gdl: --against %s: %s is not a role of this game; "
+              "its roles:", a, name);
+      for (r = 0; r < k; r++)
+        fprintf(stderr, " %s", gdl_term_str(ctx, gdl_role(ctx, r)));
+      fprintf(stderr, "\n");
+      return 2;
+    }
+    comp[ri] = (int)kind;
+  }
+  return 0;
+}
+
+/* The computer's move for role r in s into *t, said; 0 or the exit
+ * status. */
+static int computer_move(gdl_ctx *ctx, const opts_t *o, const gdl_state *s,
+                         size_t r, int kind, size_t step, gdl_term *t)
+{
+  gdl_choose_opts co;
+  gdl_choose_info info;
+  gdl_status st;
+  memset(&co, 0, sizeof co);
+  co.kind = (gdl_chooser)kind;
+  co.seed = o->seed + step * 1000003u + r;
+  co.playouts = o->playouts > 0 ? (uint64_t)o->playouts : 0;
+  co.seconds = o->think > 0 ? o->think : o->playouts > 0 ? 0 : 1;
+  if ((st = gdl_choose_move(ctx, s, r, &co, t, &info)) != GDL_OK)
+    return fail(ctx, st);
+  printf("%s plays ", gdl_term_str(ctx, gdl_role(ctx, r)));
+  printf("%s", gdl_term_str(ctx, *t));
+  if (co.kind == GDL_CHOOSE_MCTS && info.playouts) {
+    printf("  (%s: %llu playouts in %.2f s", gdl_chooser_name(co.kind),
+           (unsigned long long)info.playouts, info.seconds);
+    if (info.proven)
+      printf(", proven: goal %ld", info.proven_goal);
+    else if (info.value >= 0)
+      printf(", expects goal %.0f", info.value);
+    printf(")");
+  } else if (co.kind == GDL_CHOOSE_MCTS) {
+    printf("  (its only move)");
+  } else {
+    printf("  (%s)", gdl_chooser_name(co.kind));
+  }
+  printf("\n");
+  return 0;
+}
+
+/* 1 when a person has a choice in s (more than one legal move). */
+static int person_chooses(gdl_ctx *ctx, const gdl_state *s, const int *comp)
+{
+  size_t r, n, k = gdl_role_count(ctx);
+  const gdl_term *mv;
+  if (gdl_set_state(ctx, s) != GDL_OK)
+    return 1;
+  for (r = 0; r < k; r++)
+    if (comp[r] < 0 && gdl_legal(ctx, r, &mv, &n) == GDL_OK && n > 1)
+      return 1;
+  return 0;
+}
+
 int cmd_play(gdl_ctx *ctx, const opts_t *o)
 {
   gdl_state start = { 0, 0, NULL }, cur = { 0, 0, NULL };
@@ -236,15 +319,29 @@ int cmd_play(gdl_ctx *ctx, const opts_t *o)
   gdl_term *joint;
   const gdl_term *mv;
   char line[4096];
-  int rc = load(ctx, o), shown = 0, listed = 0;
+  int rc = load(ctx, o), shown = 0, listed = 0, *comp = NULL;
   if (rc || (rc = need_game(ctx, o)) || (rc = replay(ctx, o, &start)))
     return rc;
   k = gdl_role_count(ctx);
   joint = calloc(k + 1, sizeof *joint);
-  if (!joint || gdl_state_copy(ctx, &cur, &start) != GDL_OK) {
+  comp = calloc(k + 1, sizeof *comp);
+  if (!joint || !comp || gdl_state_copy(ctx, &cur, &start) != GDL_OK) {
     free(joint);
+    free(comp);
     return usage_error("out of memory");
   }
+  if ((rc = parse_against(ctx, o, comp)) != 0) {
+    free(joint);
+    free(comp);
+    gdl_state_release(ctx, &cur);
+    gdl_state_release(ctx, &start);
+    return rc;
+  }
+  for (i = 0; i < k; i++)
+    if (comp[i] >= 0)
+      printf("The computer plays %s (%s).\n",
+             gdl_term_str(ctx, gdl_role(ctx, i)),
+             gdl_chooser_name((gdl_chooser)comp[i]));
   printf("Playing %s (%zu role%s).\n%s", o->files[0], k, k == 1 ? "" : "s",
          play_help);
   for (;;) {
@@ -258,11 +355,19 @@ int cmd_play(gdl_ctx *ctx, const opts_t *o)
         show_game_over(ctx);
     }
     if (!gdl_terminal(ctx) && !listed) {
-      /* a role with one move plays it by itself */
-      while (r < k && gdl_legal(ctx, r, &mv, &n) == GDL_OK && n == 1 && k > 1) {
-        joint[r] = mv[0];
-        printf("%s plays ", gdl_term_str(ctx, gdl_role(ctx, r)));
-        printf("%s (its only move)\n", gdl_term_str(ctx, mv[0]));
+      /* a role with one move plays it by itself, the computer's roles
+       * by the computer */
+      while (r < k && gdl_legal(ctx, r, &mv, &n) == GDL_OK && n > 0 &&
+             ((n == 1 && k > 1) || comp[r] >= 0)) {
+        if (n > 1) {
+          if ((rc = computer_move(ctx, o, &cur, r, comp[r], nhist,
+                                  &joint[r])) != 0)
+            goto out;
+        } else {
+          joint[r] = mv[0];
+          printf("%s plays ", gdl_term_str(ctx, gdl_role(ctx, r)));
+          printf("%s (its only move)\n", gdl_term_str(ctx, mv[0]));
+        }
         r++;
       }
       if (r == k)
@@ -315,6 +420,9 @@ int cmd_play(gdl_ctx *ctx, const opts_t *o)
         continue;
       }
       gdl_state_copy(ctx, &cur, &hist[--nhist]);
+      /* back to where a person last had a choice */
+      while (nhist > 0 && !person_chooses(ctx, &cur, comp))
+        gdl_state_copy(ctx, &cur, &hist[--nhist]);
       gdl_set_state(ctx, &cur);
       printf("Undone.\n");
       shown = 0;
@@ -376,10 +484,12 @@ int cmd_play(gdl_ctx *ctx, const opts_t *o)
     }
     shown = 0;
   }
+out:
   for (i = 0; i < caphist; i++)
     gdl_state_release(ctx, &hist[i]);
   free(hist);
   free(joint);
+  free(comp);
   gdl_state_release(ctx, &nx);
   gdl_state_release(ctx, &cur);
   gdl_state_release(ctx, &start);

@@ -1,0 +1,653 @@
+/*
+ * mcts.c - a move chooser for games of one or more roles: Monte Carlo tree
+ * search (UCT) over the game API, or a uniform random legal move.
+ *
+ * The tree.  A node is a state reached from the root by joint moves; it
+ * holds each role's legal moves and, for each role and move, the rounds in
+ * which that role chose that move and the sum of the role's goals they
+ * ended with (decoupled UCT: every role chooses by UCB1 on its own
+ * statistics, so simultaneous moves need nothing more; in a turn-taking
+ * game the roles that wait have one move and it is plain UCT).  A child is
+ * found by (parent, joint move index) in one hash table; nodes hold no
+ * state: a round sets the root's state and plays the joint moves down the
+ * tree with gdl_advance, then finishes with gdl_random_steps (the fast
+ * random playouts), and adds the goals reached along its path.  One node
+ * is added per round.
+ *
+ * Proof (MCTS-Solver).  A terminal node is proven, its value each role's
+ * goal.  A node where one role moves (the others have one move) is proven
+ * as soon as a child gives the mover 100, with that child's values, or
+ * when every child is proven, with the values of the child best for the
+ * mover (the first in move order on a tie).  A node where several roles
+ * move is proven only when all its children are proven with the same
+ * values.  A proven win makes its parent proven, so it is always taken; a
+ * proven loss (goal 0) is chosen only when all is lost; a child proven
+ * in between is chosen by UCB1 on its proven value; a proven root ends
+ * the search.  The move at the root is the one played
+ * most often, never one proven worse than another proven move, and a
+ * proven move is preferred to an unproven one whose mean is lower.
+ *
+ * Everything is deterministic given the seed: one thread, the random
+ * generator of gdl_random, and the order of the legal moves.  Memory comes
+ * from the context (ctx_try_realloc); when it runs out the tree stops
+ * growing and the rounds go on from its leaves.
+ */
+#include <math.h>
+#include <string.h>
+
+#include "search/search.h"
+
+#define NONE UINT32_MAX
+#define EMPTY UINT64_MAX
+
+typedef struct {
+  gdl_term move;
+  uint32_t n;                 /* rounds in which the role chose it */
+  double sum;                 /* the role's goals summed over them */
+} stat_t;
+
+typedef struct {
+  uint32_t first;             /* the node's stats: role 0's moves, then
+                                 role 1's, ... (NONE: not expanded) */
+  uint32_t cnt;               /* offset of its k move counts in T->cnt */
+  uint32_t val;               /* offset of its k proven values (NONE) */
+  uint32_t visits;            /* rounds through the node */
+  uint64_t joints;            /* the number of joint moves (their product) */
+  uint8_t proven;             /* val holds the value under best play */
+} node_t;
+
+typedef struct {
+  gdl_ctx *ctx;
+  size_t k;                   /* roles */
+  node_t *node;
+  uint64_t nnode, capnode;
+  stat_t *st;
+  uint64_t nst, capst;
+  uint32_t *cnt;
+  uint64_t ncnt, capcnt;
+  int16_t *val;
+  uint64_t nval, capval;
+  uint64_t *key;              /* the children: (parent << 32 | joint) */
+  uint32_t *kid;              /* the child of key[i] */
+  uint64_t capkey, nkey;
+  int full;                   /* memory ran out: no more nodes */
+  uint64_t rng;
+  double c;                   /* exploration constant on goals / 100 */
+  /* the round's path: nodes and each role's choice at each */
+  uint32_t *pnode, *pchoice;
+  uint64_t cappath, cappchoice;
+  gdl_term *joint;
+  int *goal;
+} tree_t;
+
+static int grow(tree_t *T, void *pp, uint64_t *cap, uint64_t need, size_t sz)
+{
+  if (T->full || !ctx_try_grow(T->ctx, pp, cap, need, sz, 64)) {
+    T->full = 1;
+    return 0;
+  }
+  return 1;
+}
+
+static uint64_t mix(uint64_t x)
+{
+  x ^= x >> 33;
+  x *= 0xff51afd7ed558ccdull;
+  x ^= x >> 33;
+  return x;
+}
+
+/* The child of parent by the joint move `joint`, or NONE. */
+static uint32_t child_get(const tree_t *T, uint32_t parent, uint64_t joint)
+{
+  uint64_t key = (uint64_t)parent << 32 | joint, i;
+  if (!T->capkey)
+    return NONE;
+  for (i = mix(key) & (T->capkey - 1); T->key[i] != EMPTY;
+       i = (i + 1) & (T->capkey - 1))
+    if (T->key[i] == key)
+      return T->kid[i];
+  return NONE;
+}
+
+static int child_put(tree_t *T, uint32_t parent, uint64_t joint, uint32_t kid)
+{
+  uint64_t key = (uint64_t)parent << 32 | joint, i;
+  if ((T->nkey + 1) * 2 > T->capkey) {           /* rehash, doubled */
+    uint64_t ncap = T->capkey ? T->capkey * 2 : 1024, j;
+    uint64_t *nk = ctx_try_realloc(T->ctx, NULL, ncap * sizeof *nk);
+    uint32_t *nv = ctx_try_realloc(T->ctx, NULL, ncap * sizeof *nv);
+    if (!nk || !nv) {
+      ctx_free(T->ctx, nk);
+      ctx_free(T->ctx, nv);
+      T->full = 1;
+      return 0;
+    }
+    memset(nk, 0xff, ncap * sizeof *nk);
+    for (j = 0; j < T->capkey; j++) {
+      if (T->key[j] == EMPTY)
+        continue;
+      for (i = mix(T->key[j]) & (ncap - 1); nk[i] != EMPTY; i = (i + 1) & (ncap - 1))
+        ;
+      nk[i] = T->key[j];
+      nv[i] = T->kid[j];
+    }
+    ctx_free(T->ctx, T->key);
+    ctx_free(T->ctx, T->kid);
+    T->key = nk;
+    T->kid = nv;
+    T->capkey = ncap;
+  }
+  for (i = mix(key) & (T->capkey - 1); T->key[i] != EMPTY; i = (i + 1) & (T->capkey - 1))
+    ;
+  T->key[i] = key;
+  T->kid[i] = kid;
+  T->nkey++;
+  return 1;
+}
+
+/* A new node, not expanded; NONE when memory ran out. */
+static uint32_t node_new(tree_t *T)
+{
+  node_t *n;
+  if (T->nnode >= NONE - 1 || !grow(T, &T->node, &T->capnode, T->nnode + 1, sizeof *T->node))
+    return NONE;
+  n = &T->node[T->nnode];
+  memset(n, 0, sizeof *n);
+  n->first = n->cnt = n->val = NONE;
+  return (uint32_t)T->nnode++;
+}
+
+/* Sets v's value to the current state's goals (a goal missing: 0). */
+static int set_value(tree_t *T, uint32_t v, const int *goal)
+{
+  size_t r;
+  if (!grow(T, &T->val, &T->capval, T->nval + T->k, sizeof *T->val))
+    return 0;
+  T->node[v].val = (uint32_t)T->nval;
+  for (r = 0; r < T->k; r++)
+    T->val[T->nval + r] = (int16_t)goal[r];
+  T->nval += T->k;
+  T->node[v].proven = 1;
+  return 1;
+}
+
+static void read_goals(tree_t *T)
+{
+  size_t r;
+  for (r = 0; r < T->k; r++) {
+    long g = gdl_goal(T->ctx, r);
+    T->goal[r] = g < 0 ? 0 : g > 100 ? 100 : (int)g;
+  }
+}
+
+/* Expands v, whose state is current: its legal moves, or its value when
+ * it is terminal (or a role has no move).  0 when it cannot (memory, or
+ * an error: *st). */
+static int expand(tree_t *T, uint32_t v, gdl_status *st)
+{
+  size_t r, n, i, tot = 0;
+  const gdl_term *mv;
+  uint64_t joints = 1;
+  uint32_t first, cnt;
+  if (gdl_terminal(T->ctx)) {
+    read_goals(T);
+    return set_value(T, v, T->goal);
+  }
+  if (!grow(T, &T->cnt, &T->capcnt, T->ncnt + T->k, sizeof *T->cnt))
+    return 0;
+  cnt = (uint32_t)T->ncnt;
+  first = (uint32_t)T->nst;
+  for (r = 0; r < T->k; r++) {
+    if ((*st = gdl_legal(T->ctx, r, &mv, &n)) != GDL_OK)
+      return 0;
+    if (n == 0) {              /* stuck: the game ends here */
+      read_goals(T);
+      T->nst = first;
+      return set_value(T, v, T->goal);
+    }
+    if (!grow(T, &T->st, &T->capst, T->nst + n, sizeof *T->st))
+      return 0;
+    for (i = 0; i < n; i++) {
+      T->st[T->nst + i].move = mv[i];
+      T->st[T->nst + i].n = 0;
+      T->st[T->nst + i].sum = 0;
+    }
+    T->nst += n;
+    T->cnt[cnt + r] = (uint32_t)n;
+    tot += n;
+    joints = joints > UINT32_MAX / n ? (uint64_t)UINT32_MAX + 1 : joints * n;
+  }
+  (void)tot;
+  T->ncnt += T->k;
+  T->node[v].cnt = cnt;
+  T->node[v].first = first;
+  T->node[v].joints = joints;
+  return 1;
+}
+
+/* The one role with more than one move at v, -1 when none, -2 when
+ * several. */
+static int mover(const tree_t *T, const node_t *n)
+{
+  size_t r;
+  int m = -1;
+  for (r = 0; r < T->k; r++)
+    if (T->cnt[n->cnt + r] > 1)
+      m = m == -1 ? (int)r : -2;
+  return m;
+}
+
+/* The joint index of a role's choice i at a node where only that role
+ * moves (the others' choices are 0). */
+static uint64_t joint_of(const tree_t *T, const node_t *n, int m, uint32_t i)
+{
+  uint64_t j = 0, mul = 1;
+  size_t r;
+  for (r = 0; r < T->k; r++) {
+    if ((int)r == m)
+      j += mul * i;
+    mul *= T->cnt[n->cnt + r];
+  }
+  return j;
+}
+
+/* The proven child of v when role m plays i (only m moving), or NONE. */
+static uint32_t proven_kid(const tree_t *T, uint32_t v, int m, uint32_t i)
+{
+  const node_t *n = &T->node[v];
+  uint32_t c = child_get(T, v, joint_of(T, n, m, i));
+  return c != NONE && T->node[c].proven ? c : NONE;
+}
+
+/* Role r's choice at v by UCB1; a proven child counts by its value. */
+static uint32_t choose(tree_t *T, uint32_t v, size_t r, int m)
+{
+  const node_t *n = &T->node[v];
+  uint32_t c = T->cnt[n->cnt + r], i, best = 0, unvisited = 0, off;
+  double bestv = -1, logn;
+  if (c == 1)
+    return 0;
+  off = n->first;
+  for (i = 0; i < r; i++)
+    off += T->cnt[n->cnt + i];
+  for (i = 0; i < c; i++)
+    if (T->st[off + i].n == 0 &&
+        (m != (int)r || proven_kid(T, v, m, i) == NONE))
+      unvisited++;
+  if (unvisited) {             /* an unvisited move, at random */
+    uint32_t pick = (uint32_t)rng_pick(&T->rng, unvisited);
+    for (i = 0; i < c; i++)
+      if (T->st[off + i].n == 0 &&
+          (m != (int)r || proven_kid(T, v, m, i) == NONE) && pick-- == 0)
+        return i;
+  }
+  logn = log((double)n->visits + 1);
+  for (i = 0; i < c; i++) {
+    const stat_t *s = &T->st[off + i];
+    double u;
+    uint32_t pk = m == (int)r ? proven_kid(T, v, m, i) : NONE;
+    if (pk != NONE && T->val[T->node[pk].val + r] <= 0)
+      u = -1;                  /* a proven loss: only when all are */
+    else if (pk != NONE)       /* proven: its value, explored as others */
+      u = T->val[T->node[pk].val + r] / 100.0 +
+          T->c * sqrt(logn / (s->n ? s->n : 1));
+    else
+      u = s->sum / s->n / 100.0 + T->c * sqrt(logn / s->n);
+    if (u > bestv) {
+      bestv = u;
+      best = i;
+    }
+  }
+  return best;
+}
+
+/* Tries to prove v from its children (the header says how). */
+static void prove(tree_t *T, uint32_t v)
+{
+  const node_t *n = &T->node[v];
+  int m = mover(T, n);
+  uint32_t i, c, kid, best = NONE;
+  if (n->proven || n->first == NONE)
+    return;
+  if (m == -1) {
+    kid = child_get(T, v, 0);
+    best = kid != NONE && T->node[kid].proven ? kid : NONE;
+  } else if (m >= 0) {
+    int all = 1;
+    c = T->cnt[n->cnt + m];
+    for (i = 0; i < c; i++) {
+      kid = proven_kid(T, v, m, i);
+      if (kid == NONE) {
+        all = 0;
+        continue;
+      }
+      if (T->val[T->node[kid].val + m] >= 100) {
+        best = kid;            /* a win for the mover */
+        all = 1;
+        break;
+      }
+      if (best == NONE ||
+          T->val[T->node[kid].val + m] > T->val[T->node[best].val + m])
+        best = kid;
+    }
+    if (!all)
+      return;
+  } else {
+    uint64_t j;
+    if (n->joints > 64)
+      return;
+    for (j = 0; j < n->joints; j++) {
+      kid = child_get(T, v, j);
+      if (kid == NONE || !T->node[kid].proven)
+        return;
+      if (best != NONE && memcmp(&T->val[T->node[kid].val],
+                                 &T->val[T->node[best].val],
+                                 T->k * sizeof *T->val) != 0)
+        return;
+      best = kid;
+    }
+  }
+  if (best == NONE)
+    return;
+  {
+    size_t r;
+    for (r = 0; r < T->k; r++)
+      T->goal[r] = T->val[T->node[best].val + r];
+    set_value(T, v, T->goal);
+  }
+}
+
+/* Room for a path of depth + 1 nodes (whether or not the tree is full). */
+static int path_room(tree_t *T, uint64_t depth)
+{
+  return ctx_try_grow(T->ctx, (void **)&T->pnode, &T->cappath, depth + 1,
+                      sizeof *T->pnode, 64) &&
+         ctx_try_grow(T->ctx, (void **)&T->pchoice, &T->cappchoice,
+                      (depth + 1) * T->k, sizeof *T->pchoice, 64);
+}
+
+/* One round from the root (whose state is set): down the tree, a node
+ * added, a playout, the goals added along the path, proofs carried up.
+ * GDL_OK, or the status that stopped it (a limit, an error). */
+static gdl_status round_once(tree_t *T, const gdl_state *root)
+{
+  gdl_status st = GDL_OK;
+  uint64_t depth = 0, d;
+  uint32_t v = 0;
+  size_t r;
+  int leaf_proven = 0;
+  if ((st = gdl_set_state(T->ctx, root)) != GDL_OK)
+    return st;
+  for (;;) {
+    node_t *n = &T->node[v];
+    uint64_t j = 0, mul = 1;
+    uint32_t kid;
+    int m;
+    if (!path_room(T, depth)) {
+      ctx_setmsg(T->ctx, "out of memory");
+      return GDL_ELIMIT;       /* the path must fit: give up the round */
+    }
+    T->pnode[depth] = v;
+    if (n->proven) {
+      for (r = 0; r < T->k; r++)
+        T->goal[r] = T->val[n->val + r];
+      leaf_proven = 1;
+      break;
+    }
+    if (n->first == NONE) {    /* the new leaf */
+      if (!expand(T, v, &st)) {
+        if (st != GDL_OK)
+          return st;
+        goto playout;          /* memory: play out from here */
+      }
+      n = &T->node[v];
+      if (n->proven) {
+        for (r = 0; r < T->k; r++)
+          T->goal[r] = T->val[n->val + r];
+        leaf_proven = 1;
+        break;
+      }
+      goto playout;
+    }
+    m = mover(T, n);
+    for (r = 0; r < T->k; r++) {
+      uint32_t i = choose(T, v, r, m), off = n->first, q;
+      for (q = 0; q < r; q++)
+        off += T->cnt[n->cnt + q];
+      T->pchoice[depth * T->k + r] = i;
+      T->joint[r] = T->st[off + i].move;
+      j += mul * i;
+      mul *= T->cnt[n->cnt + r];
+    }
+    if ((st = gdl_advance(T->ctx, T->joint)) != GDL_OK)
+      return st;
+    depth++;
+    if (n->joints > UINT32_MAX)
+      kid = NONE;
+    else if ((kid = child_get(T, v, j)) == NONE && !T->full) {
+      kid = node_new(T);
+      if (kid != NONE && !child_put(T, v, j, kid))
+        kid = NONE;            /* unreachable: left as garbage */
+    }
+    if (kid == NONE) {         /* no room: play out below v */
+      T->pnode[depth] = NONE;
+      goto playout;
+    }
+    v = kid;
+  }
+  goto back;
+playout:
+  {
+    size_t steps;
+    int over;
+    st = gdl_random_steps(T->ctx, &T->rng, 100000, &steps, &over);
+    if (st != GDL_OK)
+      return st;
+    read_goals(T);
+  }
+back:
+  for (d = depth + 1; d-- > 0;) {
+    uint32_t u = T->pnode[d];
+    node_t *n;
+    if (u == NONE)
+      continue;
+    n = &T->node[u];
+    n->visits++;
+    if (d == depth || n->first == NONE)
+      continue;
+    {
+      uint32_t off = n->first;
+      for (r = 0; r < T->k; r++) {
+        stat_t *s = &T->st[off + T->pchoice[d * T->k + r]];
+        s->n++;
+        s->sum += T->goal[r];
+        off += T->cnt[n->cnt + r];
+      }
+    }
+  }
+  if (leaf_proven)
+    for (d = depth; d-- > 0;) {
+      prove(T, T->pnode[d]);
+      if (!T->node[T->pnode[d]].proven)
+        break;
+    }
+  return GDL_OK;
+}
+
+static void tree_free(tree_t *T)
+{
+  gdl_ctx *ctx = T->ctx;
+  ctx_free(ctx, T->node);
+  ctx_free(ctx, T->st);
+  ctx_free(ctx, T->cnt);
+  ctx_free(ctx, T->val);
+  ctx_free(ctx, T->key);
+  ctx_free(ctx, T->kid);
+  ctx_free(ctx, T->pnode);
+  ctx_free(ctx, T->pchoice);
+  ctx_free(ctx, T->joint);
+  ctx_free(ctx, T->goal);
+}
+
+/* The move at the root for role r (the header says which). */
+static uint32_t root_pick(tree_t *T, size_t r, double *mean, int *proven,
+                          long *pval)
+{
+  const node_t *n = &T->node[0];
+  int m = mover(T, n);
+  uint32_t c = T->cnt[n->cnt + r], i, off = n->first, best = NONE;
+  uint32_t pbest = NONE, kid;
+  size_t q;
+  for (q = 0; q < r; q++)
+    off += T->cnt[n->cnt + q];
+  *proven = 0;
+  if (m == (int)r) {
+    for (i = 0; i < c; i++) {
+      kid = proven_kid(T, 0, m, i);
+      if (kid != NONE && (pbest == NONE ||
+                          T->val[T->node[kid].val + r] >
+                              T->val[T->node[proven_kid(T, 0, m, pbest)].val + r]))
+        pbest = i;
+    }
+  }
+  for (i = 0; i < c; i++) {
+    if (m == (int)r && proven_kid(T, 0, m, i) != NONE)
+      continue;
+    if (best == NONE || T->st[off + i].n > T->st[off + best].n)
+      best = i;
+  }
+  if (pbest != NONE) {
+    long pv = T->val[T->node[proven_kid(T, 0, m, pbest)].val + r];
+    const stat_t *s = best != NONE ? &T->st[off + best] : NULL;
+    if (best == NONE || pv >= 100 || s->n == 0 || pv >= s->sum / s->n) {
+      *proven = 1;
+      *pval = pv;
+      *mean = pv;
+      return pbest;
+    }
+  }
+  *mean = T->st[off + best].n ? T->st[off + best].sum / T->st[off + best].n : -1;
+  return best;
+}
+
+static gdl_status choose_mcts(gdl_ctx *ctx, const gdl_state *state,
+                              size_t role, const gdl_choose_opts *o,
+                              gdl_term *move, gdl_choose_info *info)
+{
+  tree_t T;
+  gdl_status st = GDL_OK;
+  double t0 = ctx_clock();
+  uint64_t budget = o && o->playouts ? o->playouts : 0;
+  double secs = o && o->seconds > 0 ? o->seconds : 0;
+  uint32_t pick, off;
+  size_t q;
+  memset(&T, 0, sizeof T);
+  T.ctx = ctx;
+  T.k = gdl_role_count(ctx);
+  T.rng = o ? o->seed : 0;
+  T.c = o && o->exploration > 0 ? o->exploration : 0.4;
+  if (!budget && !secs)
+    budget = 10000;
+  T.joint = ctx_try_realloc(ctx, NULL, (T.k + 1) * sizeof *T.joint);
+  T.goal = ctx_try_realloc(ctx, NULL, (T.k + 1) * sizeof *T.goal);
+  if (!T.joint || !T.goal || node_new(&T) != 0) {
+    tree_free(&T);
+    ctx_setmsg(ctx, "out of memory");
+    return GDL_ELIMIT;
+  }
+  if ((st = gdl_set_state(ctx, state)) != GDL_OK ||
+      !expand(&T, 0, &st)) {
+    tree_free(&T);
+    if (st == GDL_OK) {
+      ctx_setmsg(ctx, "out of memory");
+      st = GDL_ELIMIT;
+    }
+    return st;
+  }
+  if (T.node[0].proven) {
+    tree_free(&T);
+    ctx_setmsg(ctx, "the game is over in this state");
+    return GDL_EINPUT;
+  }
+  if (T.cnt[T.node[0].cnt + role] > 1) {
+    while (!T.node[0].proven && (!budget || info->playouts < budget)) {
+      if ((info->playouts & 15) == 0 && secs && ctx_clock() - t0 >= secs)
+        break;
+      st = round_once(&T, state);
+      if (st == GDL_ELIMIT && info->playouts > 0) {
+        st = GDL_OK;           /* a limit: the best move found so far */
+        break;
+      }
+      if (st != GDL_OK)
+        break;
+      info->playouts++;
+    }
+  }
+  if (st == GDL_OK) {
+    pick = root_pick(&T, role, &info->value, &info->proven, &info->proven_goal);
+    off = T.node[0].first;
+    for (q = 0; q < role; q++)
+      off += T.cnt[T.node[0].cnt + q];
+    *move = T.st[off + pick].move;
+    info->nodes = T.nnode;
+  }
+  tree_free(&T);
+  /* the state current again (a limit past may refuse: the move stands) */
+  if (st == GDL_OK)
+    gdl_set_state(ctx, state);
+  return st;
+}
+
+gdl_status gdl_choose_move(gdl_ctx *ctx, const gdl_state *state, size_t role,
+                           const gdl_choose_opts *o, gdl_term *move,
+                           gdl_choose_info *info)
+{
+  gdl_choose_info mine;
+  gdl_status st;
+  double t0 = ctx_clock();
+  if (!info)
+    info = &mine;
+  memset(info, 0, sizeof *info);
+  info->value = -1;
+  *move = 0;
+  if (role >= gdl_role_count(ctx)) {
+    ctx_setmsg(ctx, "no role %zu: the game has %zu", role, gdl_role_count(ctx));
+    return GDL_EINPUT;
+  }
+  if (o && o->kind == GDL_CHOOSE_RANDOM) {
+    const gdl_term *mv;
+    size_t n;
+    uint64_t rng = o->seed;
+    if ((st = gdl_set_state(ctx, state)) != GDL_OK ||
+        (st = gdl_legal(ctx, role, &mv, &n)) != GDL_OK)
+      return st;
+    if (n == 0 || gdl_terminal(ctx)) {
+      ctx_setmsg(ctx, n ? "the game is over in this state"
+                        : "the role has no legal move in this state");
+      return GDL_EINPUT;
+    }
+    *move = mv[gdl_random(&rng, n)];
+    info->seconds = ctx_clock() - t0;
+    return GDL_OK;
+  }
+  st = choose_mcts(ctx, state, role, o, move, info);
+  info->seconds = ctx_clock() - t0;
+  return st;
+}
+
+const char *gdl_chooser_name(gdl_chooser k)
+{
+  return k == GDL_CHOOSE_MCTS ? "mcts" : k == GDL_CHOOSE_RANDOM ? "random" : "?";
+}
+
+int gdl_chooser_parse(const char *name, gdl_chooser *k)
+{
+  if (strcmp(name, "mcts") == 0)
+    *k = GDL_CHOOSE_MCTS;
+  else if (strcmp(name, "random") == 0)
+    *k = GDL_CHOOSE_RANDOM;
+  else
+    return -1;
+  return 0;
+}

@@ -46,6 +46,7 @@ void solve_options(const opts_t *o, gdl_solve_opts *so)
   so->threads = o->threads;
   so->max_states = o->max_states;
   so->max_seconds = o->max_seconds;
+  so->max_steps = o->max_steps > 0 ? (size_t)o->max_steps : 0;
 }
 
 /* The seconds left of --max-seconds, which counts from main's start. */
@@ -94,6 +95,12 @@ int cmd_solve(gdl_ctx *ctx, const opts_t *o)
 static void unsolvable_text(const gdl_solve_result *r)
 {
   const char *by = gdl_algorithm_name(r->found_by);
+  if (r->found_by == GDL_SAT) {
+    /* no plan of depth steps or fewer, and no play lasts one step more */
+    printf("; unsolvable: no plan of %u steps or fewer, and every play "
+           "is over within %u steps, proven by sat", r->depth, r->depth);
+    return;
+  }
   if (r->dead_start) {
     /* no state expanded: an analysis of the rules proved it */
     const char *why =
@@ -160,14 +167,24 @@ int solve_report(gdl_ctx *ctx, const opts_t *o, const gdl_solve_result *r,
              gdl_algorithm_name(res.found_by));
     } else if (res.status == GDL_UNSOLVABLE) {
       unsolvable_text(&res);
+    } else if (res.found_by == GDL_SAT && res.expanded) {
+      printf("; limit: %s; no plan of %u steps or fewer (sat)", res.why,
+             res.depth);
     } else {
       printf("; limit: %s after searching depth %u completely", res.why,
              res.depth);
     }
-    printf("; %llu states expanded, %llu generated, %.3f s, %.1f MB peak",
-           (unsigned long long)res.expanded,
-           (unsigned long long)res.generated, res.seconds,
-           (double)res.peak_memory / 1048576.0);
+    if (res.found_by == GDL_SAT)   /* its counts: horizons, clauses */
+      printf("; %llu horizons settled, %llu clauses, %.3f s, %.1f MB peak "
+             "(the solver's memory not counted)",
+             (unsigned long long)res.expanded,
+             (unsigned long long)res.generated, res.seconds,
+             (double)res.peak_memory / 1048576.0);
+    else
+      printf("; %llu states expanded, %llu generated, %.3f s, %.1f MB peak",
+             (unsigned long long)res.expanded,
+             (unsigned long long)res.generated, res.seconds,
+             (double)res.peak_memory / 1048576.0);
     if (res.nsearches > 1) {
       /* the counts above are sums: say over what */
       printf("; summed over the searches %s: ",

@@ -280,6 +280,7 @@ void search_iddfs(search_t *S);     /* iddfs.c */
 void search_idastar(search_t *S);
 void search_astar(search_t *S);     /* best.c */
 void search_gbfs(search_t *S);
+void search_sat(search_t *S);       /* sat.c */
 /* The breadth-first search of S->N's neighbourhood (shorten.c); its
  * memory back to the context with near_free. */
 void search_near(search_t *S);

@@ -66,6 +66,11 @@ static const search_algorithm algorithms[] = {
             "           the time: the first plan found, made shorter if "
             "it can be",
     .label = "depth" },
+  [GDL_SAT] = {
+    .name = "sat", .run = search_sat, .shortest = 1, .kids = KIDS_ON_ONE,
+    .help = "planning as satisfiability (CaDiCaL), horizons 0, 1, 2, ...:\n"
+            "           shortest; no plan of k steps or fewer at each",
+    .label = "horizon" },
 };
 #define NALGORITHMS (sizeof algorithms / sizeof *algorithms)
 

@@ -1493,6 +1493,11 @@ static const struct {
     "states/s" },
   { 1.5, "solve --engine interp --quiet", "multi/chess.kif",
     "; limit: interrupted" },
+#ifdef GDL_HAVE_CADICAL
+  /* in CaDiCaL's search, through its terminate callback */
+  { 1.5, "solve --algorithm sat --quiet", "single/hidato19.kif",
+    "; limit: interrupted" },
+#endif
 };
 
 START_TEST(test_sigint)

@@ -172,6 +172,53 @@ START_TEST(test_dfs)
 }
 END_TEST
 
+/* ---- planning as satisfiability (sat.c) -------------------------------- */
+
+/* sat, where gdl has CaDiCaL: within 5 s, a plan of the optimal length,
+ * said shortest, that replays; stopped by the limit, "no plan of depth
+ * steps or fewer" below the optimum; unsolvable only where no plan
+ * exists.  --max-steps (opts.max_steps) stops the horizons there.
+ * Without CaDiCaL, the message that says so. */
+START_TEST(test_sat)
+{
+  const puzzle *p = &puzzles[_i];
+  gdl_ctx *ctx = load_path(p->file, 0);
+  gdl_solve_opts o;
+  gdl_solve_result res;
+  memset(&o, 0, sizeof o);
+  o.algorithm = GDL_SAT;
+  o.max_seconds = 5;
+#ifdef GDL_HAVE_CADICAL
+  ck_assert_int_eq(gdl_solve(ctx, &o, &res), GDL_OK);
+  ck_assert_int_eq(res.found_by, GDL_SAT);
+  if (res.status == GDL_SOLVED) {
+    ck_assert_msg((int)res.length == p->length, "%s: sat finds %zu moves, "
+                  "the optimum is %d", p->file, res.length, p->length);
+    ck_assert(res.optimal);
+    ck_assert_int_eq(replay(ctx, &res), 100);
+  } else if (res.status == GDL_LIMIT) {
+    ck_assert_msg(p->length < 0 || (int)res.depth < p->length, "%s: no "
+                  "plan of %u steps or fewer, the optimum is %d", p->file,
+                  res.depth, p->length);
+  } else {
+    ck_assert_int_eq(p->length, -1);
+  }
+  if (res.status == GDL_SOLVED && res.seconds < 1 && p->length > 2) {
+    /* the horizons' limit, one short of the plan */
+    o.max_steps = (size_t)p->length - 1;
+    ck_assert_int_eq(gdl_solve(ctx, &o, &res), GDL_OK);
+    ck_assert_int_eq(res.status, GDL_LIMIT);
+    ck_assert_msg(strstr(res.why, "--max-steps") != NULL, "%s", res.why);
+    ck_assert_uint_eq(res.depth, p->length - 1);
+  }
+#else
+  ck_assert_int_eq(gdl_solve(ctx, &o, &res), GDL_EINPUT);
+  ck_assert_ptr_nonnull(strstr(gdl_errmsg(ctx), "without CaDiCaL"));
+#endif
+  gdl_free(ctx);
+}
+END_TEST
+
 /* ---- informed searches ------------------------------------------------ */
 
 /* astar and idastar give the optimal length, astar expanding no more
@@ -1196,6 +1243,7 @@ Suite *search_suite(void)
   tcase_add_loop_test(tc, test_bfs, 0, N(puzzles));
   tcase_add_loop_test(tc, test_iddfs, 0, N(puzzles));
   tcase_add_loop_test(tc, test_dfs, 0, N(puzzles));
+  tcase_add_loop_test(tc, test_sat, 0, N(puzzles));
   tcase_add_loop_test(tc, test_corpus_bfs, 0, N(corpus_games));
   tcase_add_loop_test(tc, test_informed, 0, N(puzzles));
   tcase_add_loop_test(tc, test_estimates_admissible, 0, N(puzzles));

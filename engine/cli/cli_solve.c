@@ -95,12 +95,6 @@ int cmd_solve(gdl_ctx *ctx, const opts_t *o)
 static void unsolvable_text(const gdl_solve_result *r)
 {
   const char *by = gdl_algorithm_name(r->found_by);
-  if (r->found_by == GDL_SAT) {
-    /* no plan of depth steps or fewer, and no play lasts one step more */
-    printf("; unsolvable: no plan of %u steps or fewer, and every play "
-           "is over within %u steps, proven by sat", r->depth, r->depth);
-    return;
-  }
   if (r->dead_start) {
     /* no state expanded: an analysis of the rules proved it */
     const char *why =
@@ -115,6 +109,10 @@ static void unsolvable_text(const gdl_solve_result *r)
     printf("; unsolvable: no plan: the start is a dead end (%s), proven by "
            "%s before any state was expanded (--no-prune searches anyway, "
            "for the best goal)", why, by);
+  } else if (r->found_by == GDL_SAT) {
+    /* no plan of depth steps or fewer, and no play lasts one step more */
+    printf("; unsolvable: no plan of %u steps or fewer, and every play "
+           "is over within %u steps, proven by sat", r->depth, r->depth);
   } else if (r->goal_bound && r->goal >= 0) {
     printf("; unsolvable: no terminal state with goal 100 is reachable, "
            "proven by %s; the best goal found is %ld (the plan above; a "

@@ -75,6 +75,8 @@ typedef struct {
   size_t rss0;                 /* resident bytes when the search began */
   unsigned calls;              /* of the terminate callback */
   int stop;                    /* 1 time or interrupt, 2 memory */
+  uint32_t lower;              /* no plan is shorter: the estimates' */
+  const char *lower_by;        /* "h_max" or "groups", or NULL */
 } sat_t;
 
 /* ---- clauses ------------------------------------------------------------ */
@@ -430,6 +432,35 @@ static void take_plan(sat_t *W, uint32_t k)
 
 /* ---- the horizons ------------------------------------------------------- */
 
+/* The plans' least length the analyses prove from the start (bits w):
+ * h_max and the sum of the groups' distances (estimate.c, groups.c),
+ * each never more than the moves still needed.  The horizons below it
+ * need no solve: a sum of distances is a counting argument that
+ * resolution, and so CaDiCaL, proves only at great cost (16 queens need
+ * 16 moves; 15 steps are a pigeonhole problem). */
+static void lower_bound(sat_t *W, const uint32_t *w)
+{
+  search_t *S = W->S;
+  est_t *E = S->o->prune >= 0 ? est_get(W->ctx, S->A) : NULL;
+  const groups_t *D;
+  uint32_t hmax, hff, d;
+  if (!E)
+    return;
+  est_state(E, w, &hmax, &hff);
+  W->lower = hmax;
+  W->lower_by = "h_max";
+  D = groups_get(W->ctx, S->A, w);
+  if (D && groups_hold(D, w) && hmax != EST_DEAD) {
+    d = groups_sum(D, w);
+    S->res->groups = groups_count(D);
+    if (d > W->lower) {
+      W->lower = d;
+      W->lower_by = "groups";
+    }
+  }
+  S->res->estimate = W->lower;
+}
+
 /* The encoder set up on the grounded network from the start S->cur. */
 static void sat_open(sat_t *W, search_t *S)
 {
@@ -473,6 +504,7 @@ static void sat_open(sat_t *W, search_t *S)
   clause(W, &W->T, 1);
   for (s = 0; s < W->nslots; s++)
     W->state[s] = word_bit(w, s) ? W->T : -W->T;
+  lower_bound(W, w);
   ctx_free(ctx, w);
 }
 
@@ -514,12 +546,18 @@ static void horizons(sat_t *W)
   gdl_solve_result *res = S->res;
   uint32_t k, goal = goal100(ctx, W->G);
   size_t most = S->o->max_steps;
+  if (W->lower == EST_DEAD) {  /* the relaxed game cannot win */
+    res->status = GDL_UNSOLVABLE;
+    res->dead_start = W->lower_by;
+    res->estimate = 0;
+    return;
+  }
   begin_step(W, 0);
   for (k = 0;; k++) {
     int lt = W->G->terminal ? prop_lit(W, W->G->terminal - 1) : -W->T;
     int lg = goal != NONE ? prop_lit(W, goal) : -W->T;
     int r = 20, alive;
-    if (lt != -W->T && lg != -W->T) {
+    if (lt != -W->T && lg != -W->T && k >= W->lower) {
       if (lt != W->T)
         ccadical_assume(W->sat, lt);
       if (lg != W->T)

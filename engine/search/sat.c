@@ -75,6 +75,11 @@ typedef struct {
   size_t rss0;                 /* resident bytes when the search began */
   unsigned calls;              /* of the terminate callback */
   int stop;                    /* 1 time or interrupt, 2 memory */
+  uint32_t *dep_lo, *dep;      /* one role, moves that commute: per move
+                                  b, the moves of lower index that do not
+                                  commute with it (stub_dependent); or
+                                  NULL */
+  uint32_t depcap;
   uint32_t lower;              /* no plan is shorter: the estimates' */
   const char *lower_by;        /* "h_max" or "groups", or NULL */
 } sat_t;
@@ -300,6 +305,69 @@ static void at_most_one(sat_t *W, const int *lits, uint32_t n)
     clause2(W, -s, -lits[n - 1]);
 }
 
+/* Of two moves that commute, played one after the other, the plan with
+ * the lower index first is as good (the same states before and after, the
+ * one between not terminal either: stub_dependent).  So step t's move b,
+ * after step t - 1's, has a higher index than b or does not commute with
+ * b: every plan, its neighbours that commute swapped into order (each
+ * swap takes an inversion away), has a plan of its length that keeps to
+ * this.  With g_i: step t's move has index i or more (g_i -> its move i
+ * or g_i+1), the clause for b at t - 1 is: not b, or g_b+1, or one of the
+ * moves of lower index that do not commute with b at t. */
+static void in_order(sat_t *W, uint32_t t)
+{
+  const int *prev = W->mv + (size_t)(t - 1) * W->nmv;
+  const int *cur = W->mv + (size_t)t * W->nmv;
+  uint32_t n = W->nmv, i, b;
+  int *g = ctx_alloc(W->ctx, (n + 1) * sizeof *g);
+  g[n] = -W->T;
+  for (i = n; i-- > 0;) {
+    int c[3];
+    g[i] = new_var(W);
+    c[0] = -g[i];
+    c[1] = cur[i];
+    c[2] = g[i + 1];
+    clause(W, c, i + 1 < n ? 3 : 2);
+  }
+  for (b = 0; b < n; b++) {
+    uint32_t base = W->top, j;
+    push(W, -prev[b]);
+    if (b + 1 < n)
+      push(W, g[b + 1]);
+    for (j = W->dep_lo[b]; j < W->dep_lo[b + 1]; j++)
+      push(W, cur[W->dep[j]]);
+    clause(W, W->stack + base, W->top - base);
+    W->top = base;
+  }
+  ctx_free(W->ctx, g);
+}
+
+/* The moves that commute, read off the stubborn sets' analysis where it
+ * applies (one role; --no-stubborn: not). */
+static void commuting(sat_t *W)
+{
+  search_t *S = W->S;
+  gdl_ctx *ctx = W->ctx;
+  const stub_t *T;
+  uint32_t n = W->nmv, b, j, k, *out;
+  if (ctx->nroles != 1 || S->o->stubborn < 0 ||
+      (T = stub_get(ctx, S->A)) == NULL)
+    return;
+  out = ctx_alloc(ctx, (n + 1) * sizeof *out);
+  W->dep_lo = ctx_alloc(ctx, (n + 1) * sizeof *W->dep_lo);
+  for (b = 0; b < n; b++) {
+    k = stub_dependent(ctx, T, b, out);
+    W->dep_lo[b + 1] = W->dep_lo[b];
+    for (j = 0; j < k && out[j] < b; j++) {
+      GROW(ctx, W->dep, W->depcap, W->dep_lo[b + 1] + 1);
+      W->dep[W->dep_lo[b + 1]++] = out[j];
+    }
+    POLL(ctx);
+  }
+  ctx_free(ctx, out);
+  S->res->stubborn = 1;
+}
+
 /* The step being built (t) made one of a play that goes on: not terminal,
  * each role exactly one legal move; then its next state into state[]. */
 static void close_step(sat_t *W, uint32_t t)
@@ -325,6 +393,8 @@ static void close_step(sat_t *W, uint32_t t)
     clause(W, mv + lo, n);                 /* at least one */
     at_most_one(W, mv + lo, n);
   }
+  if (W->dep_lo && t > 0)
+    in_order(W, t);
   nx = ctx_alloc(ctx, (W->nslots + 1) * sizeof *nx);
   for (s = 0; s < W->nslots; s++)
     nx[s] = s < G->nnext && G->tprop[s] != NONE ? prop_lit(W, G->next[s].prop)
@@ -505,6 +575,7 @@ static void sat_open(sat_t *W, search_t *S)
   for (s = 0; s < W->nslots; s++)
     W->state[s] = word_bit(w, s) ? W->T : -W->T;
   lower_bound(W, w);
+  commuting(W);
   ctx_free(ctx, w);
 }
 
@@ -524,6 +595,8 @@ static void sat_close(sat_t *W)
   ctx_free(ctx, W->hidx);
   ctx_free(ctx, W->round);
   ctx_free(ctx, W->prev);
+  ctx_free(ctx, W->dep_lo);
+  ctx_free(ctx, W->dep);
   memset(W, 0, sizeof *W);
 }
 

@@ -219,6 +219,36 @@ START_TEST(test_sat)
 }
 END_TEST
 
+/* Puzzles sat settles and the blind searches do not: within 30 s, where
+ * gdl has CaDiCaL, a plan of the optimal length said shortest, that
+ * replays (their headers give the argument for the length). */
+static const puzzle by_sat[] = {
+  { "puzzles/queens-20.kif", 20, 0 },
+};
+
+START_TEST(test_sat_puzzles)
+{
+#ifdef GDL_HAVE_CADICAL
+  const puzzle *p = &by_sat[_i];
+  gdl_ctx *ctx = load_path(p->file, 0);
+  gdl_solve_opts o;
+  gdl_solve_result res;
+  memset(&o, 0, sizeof o);
+  o.algorithm = GDL_SAT;
+  o.max_seconds = 30;
+  ck_assert_int_eq(gdl_solve(ctx, &o, &res), GDL_OK);
+  ck_assert_msg(res.status == GDL_SOLVED, "%s: status %d (%s)", p->file,
+                (int)res.status, res.why);
+  ck_assert_int_eq((int)res.length, p->length);
+  ck_assert(res.optimal);
+  ck_assert_int_eq(replay(ctx, &res), 100);
+  gdl_free(ctx);
+#else
+  ck_assert_ptr_nonnull(by_sat[_i].file);  /* (test_sat: the message) */
+#endif
+}
+END_TEST
+
 /* ---- informed searches ------------------------------------------------ */
 
 /* astar and idastar give the optimal length, astar expanding no more
@@ -1244,6 +1274,7 @@ Suite *search_suite(void)
   tcase_add_loop_test(tc, test_iddfs, 0, N(puzzles));
   tcase_add_loop_test(tc, test_dfs, 0, N(puzzles));
   tcase_add_loop_test(tc, test_sat, 0, N(puzzles));
+  tcase_add_loop_test(tc, test_sat_puzzles, 0, N(by_sat));
   tcase_add_loop_test(tc, test_corpus_bfs, 0, N(corpus_games));
   tcase_add_loop_test(tc, test_informed, 0, N(puzzles));
   tcase_add_loop_test(tc, test_estimates_admissible, 0, N(puzzles));

@@ -121,12 +121,13 @@ static void push(sat_t *W, int lit)
 static int combine(sat_t *W, uint32_t base, int and)
 {
   uint32_t n = W->top - base, i;
-  const int *l = W->stack + base;
+  const int *l;
   int v, sign = and ? 1 : -1;
   if (n == 0) {
     W->top = base;
     return and ? W->T : -W->T;
   }
+  l = W->stack + base;        /* (there is a stack now) */
   if (n == 1) {
     W->top = base;
     return l[0];

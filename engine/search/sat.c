@@ -24,7 +24,11 @@
  * assumptions; not terminal at k is added when k + 1 is built), so the
  * solver keeps what it learned.  When the formula without the
  * assumptions (k steps, none terminal) is unsatisfiable, no play lasts
- * k steps and no plan exists at all.  doc/solving.md ("Planning as
+ * k steps and no plan exists at all.  Two refinements keep the first
+ * plan shortest: horizons below the start's h_max and groups' sum (both
+ * admissible) are settled without a solve; and where the stubborn sets'
+ * analysis proves two moves commute, of the two in a row only the lower
+ * index may come first (in_order: every plan reorders to that).  doc/solving.md ("Planning as
  * satisfiability") has the schedule and the limits.
  *
  * Built only where the Makefile found CaDiCaL (GDL_HAVE_CADICAL), and

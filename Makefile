@@ -395,7 +395,7 @@ install: all
 	install -m 755 $(B)/gdl $(DESTDIR)$(PREFIX)/bin/gdl
 	install -m 644 $(B)/libgdl.a $(DESTDIR)$(PREFIX)/lib/libgdl.a
 	install -m 644 engine/gdl.h $(DESTDIR)$(PREFIX)/include/gdl.h
-	sed -e 's|@PREFIX@|$(PREFIX)|' -e 's|@VERSION@|$(shell sed -n 's/^#define GDL_VERSION "\(.*\)"/\1/p' engine/gdl.h)|' \
+	sed -e 's|@PREFIX@|$(PREFIX)|' -e 's|@CADICAL_LIBS@|$(if $(filter 1,$(HAVE_CADICAL)),-lcadical -lstdc++ -lm)|' -e 's|@VERSION@|$(shell sed -n 's/^#define GDL_VERSION "\(.*\)"/\1/p' engine/gdl.h)|' \
 	  doc/gdl.pc.in > $(DESTDIR)$(PREFIX)/lib/pkgconfig/gdl.pc
 	if [ -f doc/gdl.1 ]; then install -m 644 doc/gdl.1 $(DESTDIR)$(PREFIX)/share/man/man1/gdl.1; fi
 

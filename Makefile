@@ -5,6 +5,16 @@ WARN    := -Wall -Wextra -Wshadow -Wstrict-prototypes -Wmissing-prototypes
 GENWARN := -Wall -Wno-unused-parameter -Wno-unused-function -Wno-sign-compare
 CPPFLAGS += -Igrammar -Ibuild -Iengine
 LDLIBS  += -lm -pthread
+# CaDiCaL (Debian's libcadical-dev), optional: --algorithm sat.  A compile
+# probe, with the compiler of this build (clang under make asan).
+HAVE_CADICAL := $(shell printf '\043include <ccadical.h>\nint main(void){ccadical_release(ccadical_init());return 0;}\n' | \
+  $(CC) -x c - -o /dev/null -lcadical -lstdc++ -lm >/dev/null 2>&1 && echo 1)
+ifeq ($(HAVE_CADICAL),1)
+CPPFLAGS += -DGDL_HAVE_CADICAL
+LDLIBS  += -lcadical -lstdc++ -lm
+else
+$(info gdl: CaDiCaL (libcadical-dev) not found: building without --algorithm sat)
+endif
 PREFIX  ?= /usr/local
 BISON   ?= bison
 FLEX    ?= flex
@@ -415,7 +425,7 @@ install: all
 	install -m 755 $(B)/gdl $(DESTDIR)$(PREFIX)/bin/gdl
 	install -m 644 $(B)/libgdl.a $(DESTDIR)$(PREFIX)/lib/libgdl.a
 	install -m 644 engine/gdl.h $(DESTDIR)$(PREFIX)/include/gdl.h
-	sed -e 's|@PREFIX@|$(PREFIX)|' -e 's|@VERSION@|$(shell sed -n 's/^#define GDL_VERSION "\(.*\)"/\1/p' engine/gdl.h)|' \
+	sed -e 's|@PREFIX@|$(PREFIX)|' -e 's|@CADICAL_LIBS@|$(if $(filter 1,$(HAVE_CADICAL)),-lcadical -lstdc++ -lm)|' -e 's|@VERSION@|$(shell sed -n 's/^#define GDL_VERSION "\(.*\)"/\1/p' engine/gdl.h)|' \
 	  doc/gdl.pc.in > $(DESTDIR)$(PREFIX)/lib/pkgconfig/gdl.pc
 	if [ -f doc/gdl.1 ]; then install -m 644 doc/gdl.1 $(DESTDIR)$(PREFIX)/share/man/man1/gdl.1; fi
 

@@ -367,9 +367,12 @@ typedef enum {
                               opts.cooperate) */
   GDL_VALUE,               /* a game's value: each role's goal under
                               perfect play (value.c) */
+  GDL_SAT,                 /* planning as satisfiability (CaDiCaL): the
+                              network unrolled over horizons 0, 1, 2, ...:
+                              a shortest plan */
 } gdl_algorithm;
 
-/* "bfs", "iddfs", "dfs", "astar", "idastar", "gbfs" or "auto" ("?" for
+/* "bfs", "iddfs", "dfs", "astar", "idastar", "gbfs", "auto" or "sat" ("?" for
  * no algorithm). */
 const char *gdl_algorithm_name(gdl_algorithm a);
 /* The algorithm whose gdl_algorithm_name is `name` into *a: 0, or -1
@@ -379,8 +382,8 @@ int gdl_algorithm_parse(const char *name, gdl_algorithm *a);
  * static string; NULL for no algorithm). */
 const char *gdl_algorithm_help(gdl_algorithm a);
 /* What gdl_progress.depth is while it runs: "depth", "bound" (moves made
- * + estimate) or "estimate" (a static string; "depth" for no
- * algorithm). */
+ * + estimate), "estimate" or "horizon" (sat: the steps of the formula
+ * being solved) (a static string; "depth" for no algorithm). */
 const char *gdl_algorithm_label(gdl_algorithm a);
 
 typedef struct {
@@ -424,6 +427,7 @@ typedef struct {
                               of the stored states, put back by depth: 0
                               default, by every search but iddfs and
                               idastar where the rules allow it; -1 not */
+  size_t max_steps;        /* sat: the longest horizon tried (0: none) */
 } gdl_solve_opts;
 
 typedef enum { GDL_SOLVED, GDL_UNSOLVABLE, GDL_LIMIT } gdl_solve_status;

@@ -379,7 +379,8 @@ static const char *const puzzle_files[] = {
   "fifteen-puzzle-34.kif", "lights-out-3x3.kif", "missionaries-cannibals.kif",
   "peg-solitaire-33.kif", "peg-solitaire-small.kif", "sokoban-three-boxes.kif",
   "toazzle-13.kif", "water-jugs.kif", "wolf-goat-cabbage.kif",
-  "toads-and-frogs.hrf", "bridge-and-torch.hrf",
+  "toads-and-frogs.hrf", "bridge-and-torch.hrf", "lights-out-5x5.kif",
+  "queens-20.kif",
 };
 
 START_TEST(test_check_clean)
@@ -903,6 +904,14 @@ static const struct {
     "(move left) (move right) (move down) (move down) (move down) (move left) "
     "(move left) (move left) (move up) (move up) (move right) (move down) "
     "(move left) (move down) (move right)" },
+  { "puzzles/lights-out-5x5.kif", 10,
+    "(press 1 1) (press 1 4) (press 2 2) (press 2 5) (press 3 3) "
+    "(press 3 5) (press 4 1) (press 4 4) (press 5 2) (press 5 5)" },
+  { "puzzles/queens-20.kif", 20,
+    "(place 1 1) (place 2 3) (place 3 5) (place 4 2) (place 5 4) "
+    "(place 6 13) (place 7 15) (place 8 12) (place 9 18) (place 10 20) "
+    "(place 11 17) (place 12 9) (place 13 16) (place 14 19) (place 15 8) "
+    "(place 16 10) (place 17 7) (place 18 14) (place 19 6) (place 20 11)" },
   { "puzzles/peg-solitaire-33.kif", 31,
     "(jump 2 4 4 4) (jump 3 2 3 4) (jump 1 3 3 3) (jump 1 5 1 3) "
     "(jump 3 4 3 2) (jump 3 1 3 3) (jump 3 5 1 5) (jump 3 7 3 5) "
@@ -1500,6 +1509,11 @@ static const struct {
     "states/s" },
   { 1.5, "solve --engine interp --quiet", "multi/chess.kif",
     "; limit: interrupted" },
+#ifdef GDL_HAVE_CADICAL
+  /* in CaDiCaL's search, through its terminate callback */
+  { 1.5, "solve --algorithm sat --quiet", "single/hidato19.kif",
+    "; limit: interrupted" },
+#endif
 };
 
 START_TEST(test_sigint)

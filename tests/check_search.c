@@ -172,6 +172,83 @@ START_TEST(test_dfs)
 }
 END_TEST
 
+/* ---- planning as satisfiability (sat.c) -------------------------------- */
+
+/* sat, where gdl has CaDiCaL: within 5 s, a plan of the optimal length,
+ * said shortest, that replays; stopped by the limit, "no plan of depth
+ * steps or fewer" below the optimum; unsolvable only where no plan
+ * exists.  --max-steps (opts.max_steps) stops the horizons there.
+ * Without CaDiCaL, the message that says so. */
+START_TEST(test_sat)
+{
+  const puzzle *p = &puzzles[_i];
+  gdl_ctx *ctx = load_path(p->file, 0);
+  gdl_solve_opts o;
+  gdl_solve_result res;
+  memset(&o, 0, sizeof o);
+  o.algorithm = GDL_SAT;
+  o.max_seconds = 5;
+#ifdef GDL_HAVE_CADICAL
+  ck_assert_int_eq(gdl_solve(ctx, &o, &res), GDL_OK);
+  ck_assert_int_eq(res.found_by, GDL_SAT);
+  if (res.status == GDL_SOLVED) {
+    ck_assert_msg((int)res.length == p->length, "%s: sat finds %zu moves, "
+                  "the optimum is %d", p->file, res.length, p->length);
+    ck_assert(res.optimal);
+    ck_assert_int_eq(replay(ctx, &res), 100);
+  } else if (res.status == GDL_LIMIT) {
+    ck_assert_msg(p->length < 0 || (int)res.depth < p->length, "%s: no "
+                  "plan of %u steps or fewer, the optimum is %d", p->file,
+                  res.depth, p->length);
+  } else {
+    ck_assert_int_eq(p->length, -1);
+  }
+  if (res.status == GDL_SOLVED && res.seconds < 1 && p->length > 2) {
+    /* the horizons' limit, one short of the plan */
+    o.max_steps = (size_t)p->length - 1;
+    ck_assert_int_eq(gdl_solve(ctx, &o, &res), GDL_OK);
+    ck_assert_int_eq(res.status, GDL_LIMIT);
+    ck_assert_msg(strstr(res.why, "--max-steps") != NULL, "%s", res.why);
+    ck_assert_uint_eq(res.depth, p->length - 1);
+  }
+#else
+  ck_assert_int_eq(gdl_solve(ctx, &o, &res), GDL_EINPUT);
+  ck_assert_ptr_nonnull(strstr(gdl_errmsg(ctx), "without CaDiCaL"));
+#endif
+  gdl_free(ctx);
+}
+END_TEST
+
+/* Puzzles sat settles and the blind searches do not: within 30 s, where
+ * gdl has CaDiCaL, a plan of the optimal length said shortest, that
+ * replays (their headers give the argument for the length). */
+static const puzzle by_sat[] = {
+  { "puzzles/queens-20.kif", 20, 0 },
+};
+
+START_TEST(test_sat_puzzles)
+{
+#ifdef GDL_HAVE_CADICAL
+  const puzzle *p = &by_sat[_i];
+  gdl_ctx *ctx = load_path(p->file, 0);
+  gdl_solve_opts o;
+  gdl_solve_result res;
+  memset(&o, 0, sizeof o);
+  o.algorithm = GDL_SAT;
+  o.max_seconds = 30;
+  ck_assert_int_eq(gdl_solve(ctx, &o, &res), GDL_OK);
+  ck_assert_msg(res.status == GDL_SOLVED, "%s: status %d (%s)", p->file,
+                (int)res.status, res.why);
+  ck_assert_int_eq((int)res.length, p->length);
+  ck_assert(res.optimal);
+  ck_assert_int_eq(replay(ctx, &res), 100);
+  gdl_free(ctx);
+#else
+  ck_assert_ptr_nonnull(by_sat[_i].file);  /* (test_sat: the message) */
+#endif
+}
+END_TEST
+
 /* ---- informed searches ------------------------------------------------ */
 
 /* astar and idastar give the optimal length, astar expanding no more
@@ -1324,16 +1401,17 @@ START_TEST(test_algorithm_table)
     ck_assert_msg(help && strstr(out, help), "%s: help '%s' not in "
                   "gdl solve --help", name, help ? help : "(null)");
     ck_assert_msg(strcmp(label, "depth") == 0 || strcmp(label, "bound") == 0
-                  || strcmp(label, "estimate") == 0, "%s: label %s", name,
+                  || strcmp(label, "estimate") == 0
+                  || strcmp(label, "horizon") == 0, "%s: label %s", name,
                   label);
   }
-  ck_assert_uint_eq(n, GDL_VALUE + 1);
+  ck_assert_uint_eq(n, GDL_SAT + 1);
   /* and --algorithm's usage error names each, written by hand as the
    * help is */
   free(out);
   free(err);
   ck_assert_int_eq(tu_gdl_run(&out, &err, "solve -a none x.kif"), 2);
-  for (a = (gdl_algorithm)0; a <= GDL_VALUE; a = (gdl_algorithm)(a + 1)) {
+  for (a = (gdl_algorithm)0; a <= GDL_SAT; a = (gdl_algorithm)(a + 1)) {
     char comma[32], space[32];
     snprintf(comma, sizeof comma, " %s,", gdl_algorithm_name(a));
     snprintf(space, sizeof space, " %s ", gdl_algorithm_name(a));
@@ -1346,7 +1424,7 @@ START_TEST(test_algorithm_table)
   ck_assert_int_eq(b, GDL_DFS);
   ck_assert_str_eq(gdl_algorithm_label(GDL_GBFS), "estimate");
   ck_assert_str_eq(gdl_algorithm_label(GDL_IDASTAR), "bound");
-  ck_assert_ptr_null(gdl_algorithm_help((gdl_algorithm)(GDL_VALUE + 1)));
+  ck_assert_ptr_null(gdl_algorithm_help((gdl_algorithm)(GDL_SAT + 1)));
   free(out);
   free(err);
 }
@@ -1362,6 +1440,8 @@ Suite *search_suite(void)
   tcase_add_loop_test(tc, test_bfs, 0, N(puzzles));
   tcase_add_loop_test(tc, test_iddfs, 0, N(puzzles));
   tcase_add_loop_test(tc, test_dfs, 0, N(puzzles));
+  tcase_add_loop_test(tc, test_sat, 0, N(puzzles));
+  tcase_add_loop_test(tc, test_sat_puzzles, 0, N(by_sat));
   tcase_add_loop_test(tc, test_corpus_bfs, 0, N(corpus_games));
   tcase_add_loop_test(tc, test_informed, 0, N(puzzles));
   tcase_add_loop_test(tc, test_estimates_admissible, 0, N(puzzles));

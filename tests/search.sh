@@ -21,7 +21,11 @@
 #     core): the same verdict, plan and counts, and its plan replays,
 #     with the counter left out and without;
 #   - bfs with the interpreter gives the same verdict, length and counts
-#     as with the grounded network, where it finishes.
+#     as with the grounded network, where it finishes;
+#   - sat (where gdl was built with CaDiCaL) gives a plan of bfs's length,
+#     said shortest, that replays; stopped by the limit, its "no plan of
+#     k steps or fewer" (depth k) is below bfs's length; it says
+#     "unsolvable" only where bfs does.
 # Games bfs does not finish within the limits are reported and pass.
 #
 #   tests/search.sh [-j JOBS] [-s SECONDS] FILE...
@@ -149,5 +153,26 @@ for a in gbfs dfs auto; do
     unsolvable) [ "$s" = unsolvable ] || fail "$a: unsolvable, bfs: $s";;
   esac
 done
+solve sat sat
+case $(field "$tmp/sat" status) in
+  solved)
+    [ "$s" = solved ] || fail "sat solved what bfs proved unsolvable"
+    [ "$(field "$tmp/sat" length)" = "$len" ] ||
+      fail "sat: length $(field "$tmp/sat" length), bfs: $len"
+    [ "$(field "$tmp/sat" optimal)" = true ] || fail "sat: not said shortest"
+    replays sat || fail "sat: its plan does not replay to goal 100";;
+  unsolvable) [ "$s" = unsolvable ] || fail "sat: unsolvable, bfs: $s";;
+  limit)
+    d=$(field "$tmp/sat" depth)
+    [ "$s" = unsolvable ] || [ "$d" -lt "$len" ] ||
+      fail "sat: no plan of $d steps or fewer, bfs: $len"
+    note="$note sat: limit, no plan of $d steps or fewer;";;
+  *)
+    if grep -q "without CaDiCaL" "$tmp/sat.err"; then
+      note="$note sat: SKIP (gdl built without CaDiCaL);"
+    else
+      fail "sat: $(cat "$tmp/sat.err")"
+    fi;;
+esac
 [ $s = solved ] || len=
 echo "ok $f ($s${len:+ $len}; bfs $exp, $(field "$tmp/counter" expanded) with the counter left out, astar $(field "$tmp/astar" expanded) expanded;$note)"

@@ -239,6 +239,15 @@ stub_t *stub_get(gdl_ctx *ctx, analyses_t *A);
  * the state. */
 size_t stub_reduce(gdl_ctx *ctx, stub_t *T, const gdl_term *mv, size_t n,
                    const gdl_term **out);
+/* The moves (legal[0] entries) that do not commute with move b, b
+ * itself among them, into out[] (room for every move): how many.  Move
+ * a commutes with b when neither changes a fluent the other's being
+ * playable (legal, and the state not terminal) reads, nor one the other
+ * changes: then where a then b is played, b then a is too, through a
+ * state that is not terminal, to the same state (doc/solving.md,
+ * "Planning as satisfiability"). */
+uint32_t stub_dependent(gdl_ctx *ctx, const stub_t *T, uint32_t b,
+                        uint32_t *out);
 
 /* ---- step counters (counter.c) ----------------------------------------- */
 

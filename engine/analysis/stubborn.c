@@ -870,3 +870,37 @@ size_t stub_reduce(gdl_ctx *ctx, stub_t *T, const gdl_term *mv, size_t n,
   *out = T->out;
   return nout;
 }
+
+/* ---- moves that commute, for a plan's order (sat.c) ------------------- */
+
+/* The moves that write slot s (either value) into mark[] as dependent,
+ * and, with readers, those whose being playable reads it. */
+static void touch(const stub_t *T, uint32_t s, int readers, uint8_t *mark)
+{
+  uint32_t v, i;
+  for (v = 0; v < 2; v++)
+    for (i = T->ach_lo[v][s]; i < T->ach_lo[v][s + 1]; i++)
+      mark[T->ach[v][i] >> 2] = 1;
+  if (readers)
+    for (i = T->rd_lo[s]; i < T->rd_lo[s + 1]; i++)
+      mark[T->rd[i] >> 2] = 1;
+}
+
+uint32_t stub_dependent(gdl_ctx *ctx, const stub_t *T, uint32_t b,
+                        uint32_t *out)
+{
+  uint8_t *mark = ctx_alloc(ctx, T->nm + 1);
+  uint32_t a, n = 0, i;
+  mark[b] = 1;
+  for (i = T->eff_lo[b]; i < T->eff_lo[b + 1]; i++)
+    touch(T, T->eff[i] >> 2, 1, mark);
+  for (i = T->pre_lo[b]; i < T->pre_lo[b + 1]; i++)
+    touch(T, T->pre[i] >> 1, 0, mark);
+  for (i = T->sup_lo[b]; i < T->sup_lo[b + 1]; i++)
+    touch(T, T->sup[i], 0, mark);
+  for (a = 0; a < T->nm; a++)
+    if (mark[a])
+      out[n++] = a;
+  ctx_free(ctx, mark);
+  return n;
+}

@@ -117,7 +117,7 @@ static int read_algorithm(const char *opt, const char *v, void *field)
   (void)opt;
   if (gdl_algorithm_parse(v, &a) != 0)
     return usage_error("--algorithm is auto, astar, idastar, gbfs, bfs, "
-                       "iddfs, dfs or value, not '%s'", v);
+                       "iddfs, dfs, value or sat, not '%s'", v);
   *(const char **)field = v;
   return 0;
 }

@@ -47,6 +47,7 @@ void solve_options(const opts_t *o, gdl_solve_opts *so)
   so->threads = o->threads;
   so->max_states = o->max_states;
   so->max_seconds = o->max_seconds;
+  so->max_steps = o->max_steps > 0 ? (size_t)o->max_steps : 0;
 }
 
 /* The seconds left of --max-seconds, which counts from main's start. */
@@ -109,6 +110,10 @@ static void unsolvable_text(const gdl_solve_result *r)
     printf("; unsolvable: no plan: the start is a dead end (%s), proven by "
            "%s before any state was expanded (--no-prune searches anyway, "
            "for the best goal)", why, by);
+  } else if (r->found_by == GDL_SAT) {
+    /* no plan of depth steps or fewer, and no play lasts one step more */
+    printf("; unsolvable: no plan of %u steps or fewer, and every play "
+           "is over within %u steps, proven by sat", r->depth, r->depth);
   } else if (r->goal_bound && r->goal >= 0) {
     printf("; unsolvable: no terminal state with goal 100 is reachable, "
            "proven by %s; the best goal found is %ld (the plan above; a "
@@ -208,14 +213,24 @@ int solve_report(gdl_ctx *ctx, const opts_t *o, const gdl_solve_result *r,
              gdl_algorithm_name(res.found_by));
     } else if (res.status == GDL_UNSOLVABLE) {
       unsolvable_text(&res);
+    } else if (res.found_by == GDL_SAT && res.expanded) {
+      printf("; limit: %s; no plan of %u steps or fewer (sat)", res.why,
+             res.depth);
     } else {
       printf("; limit: %s after searching depth %u completely", res.why,
              res.depth);
     }
-    printf("; %llu states expanded, %llu generated, %.3f s, %.1f MB peak",
-           (unsigned long long)res.expanded,
-           (unsigned long long)res.generated, res.seconds,
-           (double)res.peak_memory / 1048576.0);
+    if (res.found_by == GDL_SAT)   /* its counts: horizons, clauses */
+      printf("; %llu horizons settled, %llu clauses, %.3f s, %.1f MB peak "
+             "(the solver's memory not counted)",
+             (unsigned long long)res.expanded,
+             (unsigned long long)res.generated, res.seconds,
+             (double)res.peak_memory / 1048576.0);
+    else
+      printf("; %llu states expanded, %llu generated, %.3f s, %.1f MB peak",
+             (unsigned long long)res.expanded,
+             (unsigned long long)res.generated, res.seconds,
+             (double)res.peak_memory / 1048576.0);
     if (res.nsearches > 1) {
       /* the counts above are sums: say over what */
       printf("; summed over the searches %s: ",

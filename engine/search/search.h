@@ -289,6 +289,7 @@ void search_value(search_t *S);     /* value.c: a game's value */
  * does not apply, its message saying it came `after` (the limit that
  * stopped the graph search). */
 void value_alphabeta(search_t *S, uint64_t entries, const char *after);
+void search_sat(search_t *S);       /* sat.c */
 /* The breadth-first search of S->N's neighbourhood (shorten.c); its
  * memory back to the context with near_free. */
 void search_near(search_t *S);

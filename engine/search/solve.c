@@ -71,6 +71,11 @@ static const search_algorithm algorithms[] = {
     .help = "each role's goal under perfect play (in a game of\n"
             "           several roles, what auto runs)",
     .label = "depth" },
+  [GDL_SAT] = {
+    .name = "sat", .run = search_sat, .shortest = 1, .kids = KIDS_ON_ONE,
+    .help = "planning as satisfiability (CaDiCaL), horizons 0, 1, 2, ...:\n"
+            "           shortest; no plan of k steps or fewer at each",
+    .label = "horizon" },
 };
 #define NALGORITHMS (sizeof algorithms / sizeof *algorithms)
 

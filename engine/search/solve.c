@@ -121,6 +121,8 @@ static void search_free(search_t *S)
   ctx_free(ctx, S->khm);
   ctx_free(ctx, S->khf);
   ctx_free(ctx, S->kdead);
+  ctx_free(ctx, S->gv);
+  ctx_free(ctx, S->kgv);
   counter_free(ctx, S->C);
   if (S->N)
     near_free(ctx, S->N);

@@ -35,6 +35,7 @@ struct groups {
                                   dist[lo[g] + g + i] */
   uint32_t nall, *all_lo, *all;  /* every group proven, as lo and slot */
   uint32_t nslots, *sgroup;    /* per slot: 1 + its group summed, or 0 */
+  uint32_t *splace;            /* ... and its place in the group */
   uint32_t *cm;                /* group g, value i: its number among the
                                   values of finite distance (NONE: not
                                   one), at cm[lo[g] + g + i] */
@@ -687,14 +688,17 @@ static groups_t *groups_made(build_t *b, const uint8_t *best,
     }
   D->nslots = b->G->ntslots;
   D->sgroup = ctx_alloc(ctx, (D->nslots + 1) * sizeof *D->sgroup);
+  D->splace = ctx_alloc(ctx, (D->nslots + 1) * sizeof *D->splace);
   D->cm = ctx_alloc(ctx, (nd + 1) * sizeof *D->cm);
   for (i = 0, g = 0; i < b->nu; i++)   /* the values numbered: those of */
     if (best[i] == 2) {                /* finite distance reached from */
       uint32_t n = D->lo[g + 1] - D->lo[g], k = 0, j, u;   /* the start's */
       uint32_t *cm = D->cm + D->lo[g] + g;
       const uint8_t *e = b->edge[i];
-      for (j = 0; j < n; j++)
+      for (j = 0; j < n; j++) {
         D->sgroup[D->slot[D->lo[g] + j]] = g + 1;
+        D->splace[D->slot[D->lo[g] + j]] = j;
+      }
       for (j = 0; j <= n; j++)
         cm[j] = NONE;
       cm[value(D->slot + D->lo[g], n, start)] = 0;   /* proven: one */
@@ -949,6 +953,7 @@ void groups_free(gdl_ctx *ctx, groups_t *D)
   ctx_free(ctx, D->pat_g);
   ctx_free(ctx, D->inpat);
   ctx_free(ctx, D->sgroup);
+  ctx_free(ctx, D->splace);
   ctx_free(ctx, D->cm);
   ctx_free(ctx, D->all_lo);
   ctx_free(ctx, D->all);
@@ -1006,8 +1011,22 @@ void groups_step(const groups_t *D, const uint32_t *pw, const uint32_t *pv,
     while (x) {
       uint32_t s = k * 32 + (uint32_t)__builtin_ctz(x), g;
       x &= x - 1;
-      if (s < D->nslots && (g = D->sgroup[s]) != 0)
-        v[g - 1] = value(D->slot + D->lo[g - 1], D->lo[g] - D->lo[g - 1], w);
+      uint32_t n;
+      if (s >= D->nslots || (g = D->sgroup[s]) == 0)
+        continue;
+      g--;
+      n = D->lo[g + 1] - D->lo[g];
+      /* the slots that came to hold or ceased to, one at a time, in any
+       * order: a value whose slot holds no more is left; two that hold
+       * at once (where the proof does not speak of the state) are NONE,
+       * from which a group is read in full */
+      if (v[g] == NONE)
+        v[g] = value(D->slot + D->lo[g], n, w);
+      else if (word_bit(w, s))
+        v[g] = v[g] == n || !word_bit(w, D->slot[D->lo[g] + v[g]])
+                   ? D->splace[s] : NONE;
+      else if (v[g] == D->splace[s])
+        v[g] = n;
     }
   }
 }

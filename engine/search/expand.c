@@ -58,9 +58,18 @@ static void use_budget(search_t *S)
  * they speak of. */
 static void use_groups(search_t *S)
 {
+  gdl_ctx *ctx = S->ctx;
   uint64_t most = S->o->pdb < 0 ? 0
                   : S->o->pdb_entries ? S->o->pdb_entries : 1u << 20;
-  const groups_t *D = groups_get(S->ctx, S->A, S->cur.facts, most);
+  const groups_t *D;
+  /* under a memory limit, the tables (a byte a placement, and 4 more
+   * while built) of a few patterns take a quarter of what is left */
+  if (ctx->limit && most) {
+    uint64_t left = ctx->limit > ctx->used ? ctx->limit - ctx->used : 0;
+    if (most > left / 4 / 5 / 4)
+      most = left / 4 / 5 / 4;
+  }
+  D = groups_get(ctx, S->A, S->cur.facts, most);
   S->D = D && groups_hold(D, S->cur.facts) ? D : NULL;
   S->res->groups = groups_count(S->D);
   S->res->patterns = groups_patterns(S->D, &S->res->pattern_entries);
@@ -284,6 +293,31 @@ const char *expand_dead_why(search_t *S, const uint32_t *w)
 
 /* ---- children estimated together ----------------------------------- */
 
+/* The groups' values of the kept children, from those of S->cur (their
+ * parent, or any state: only the slots that differ are read). */
+static void kids_values(search_t *S)
+{
+  const uint32_t *pw = S->cur.facts;
+  uint32_t i, n = S->nkids;
+  GROW(S->ctx, S->gv, S->gvcap, S->ngv);
+  groups_values(S->D, pw, S->gv);
+  if ((uint64_t)n * S->ngv >= S->kgvcap)
+    GROW(S->ctx, S->kgv, S->kgvcap, n * S->ngv);
+  for (i = 0; i < n; i++)
+    groups_step(S->D, pw, S->gv, S->kbits + (size_t)i * S->words, S->words,
+                S->kgv + (size_t)i * S->ngv);
+}
+
+void kids_groups(search_t *S)
+{
+  uint32_t i;
+  if (S->D)
+    kids_values(S);
+  for (i = 0; i < S->nkids; i++)
+    S->khm[i] = S->khf[i] =
+        S->D ? groups_h(S->D, S->kgv + (size_t)i * S->ngv) : 0;
+}
+
 void kids_keep(search_t *S, const uint32_t *w, const gdl_term *moves)
 {
   uint32_t n = S->nkids, c;
@@ -368,16 +402,8 @@ void kids_estimate(search_t *S)
     job[t].hi = (uint32_t)((uint64_t)n * (t + 1) / nt);
     job[t].tried = job[t].won = 0;
   }
-  if (S->D) {                  /* the groups' values, from the parent's */
-    const uint32_t *pw = S->cur.facts;
-    GROW(S->ctx, S->gv, S->gvcap, S->ngv);
-    groups_values(S->D, pw, S->gv);
-    if ((uint64_t)n * S->ngv >= S->kgvcap)
-      GROW(S->ctx, S->kgv, S->kgvcap, n * S->ngv);
-    for (i = 0; i < n; i++)
-      groups_step(S->D, pw, S->gv, S->kbits + (size_t)i * S->words, S->words,
-                  S->kgv + (size_t)i * S->ngv);
-  }
+  if (S->D)                    /* the groups' values, from the parent's */
+    kids_values(S);
 #if GDL_THREADS
   {
     pthread_t th[64];

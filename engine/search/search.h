@@ -285,6 +285,10 @@ int kids_keep_child(search_t *S, void *arg, size_t place);
 /* The kept children's estimates into S->khm, S->khf, S->kdead; the same
  * on any number of threads. */
 void kids_estimate(search_t *S);
+/* The kept children's groups' estimates alone (groups_h; 0 without
+ * groups) into S->khm and S->khf: none is a dead end but by them
+ * (EST_DEAD). */
+void kids_groups(search_t *S);
 
 /* ---- the algorithms (a file each) ----------------------------------- */
 

@@ -33,6 +33,13 @@ typedef struct analyses {
   int bud_tried;               /* once asked */
   groups_t *groups;            /* the groups summed (NULL: none), */
   int groups_tried;            /* once asked */
+  double deadline;             /* the solve's (ctx_clock() time; 0: none):
+                                  the groups and their pattern databases,
+                                  which all its searches read, are made
+                                  within it, not a search's share; */
+  double grace;                /* ... the seconds that took, which the
+                                  search that asked has on top of its
+                                  share (within the solve's deadline) */
   uint32_t *counter_mask;      /* the step counter's slots, as bits, */
   uint32_t counter_slots;      /* ... how many (0: none), */
   int counter_ends;            /* ... whether terminal reads them, */

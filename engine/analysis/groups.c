@@ -964,8 +964,19 @@ groups_t *groups_get(gdl_ctx *ctx, analyses_t *A, const uint32_t *start,
                      uint64_t most)
 {
   if (!A->groups_tried) {
-    A->groups = groups_build(ctx, est_get(ctx, A), start, most);
+    /* (a search that throws puts its own deadline back) */
+    double d = ctx->deadline, t = ctx_clock();
+    est_t *E = est_get(ctx, A);
+    if (A->deadline > 0 && d > 0 && A->deadline > d)
+      ctx->deadline = A->deadline;
+    A->groups = groups_build(ctx, E, start, most);
     A->groups_tried = 1;
+    if (d > 0) {               /* the search's share starts again after */
+      double late = d + (ctx_clock() - t);
+      ctx->deadline = A->deadline > 0 && late > A->deadline ? A->deadline
+                                                            : late;
+      A->grace = ctx->deadline - d;
+    }
   }
   return A->groups;
 }

@@ -18,7 +18,7 @@ void search_report(search_t *S, unsigned depth, int force)
   gdl_solve_result *r = S->res;
   r->seconds = t - S->t0;
   r->peak_memory = gdl_memory_peak(S->ctx);
-  if (S->o->max_seconds > 0 && r->seconds > S->o->max_seconds)
+  if (S->o->max_seconds > 0 && r->seconds > S->o->max_seconds + S->grace)
     ctx_throw(S->ctx, GDL_ELIMIT, "time limit of %g s reached",
               S->o->max_seconds);
   ctx_poll(S->ctx);
@@ -69,7 +69,9 @@ static void use_groups(search_t *S)
     if (most > left / 4 / 5 / 4)
       most = left / 4 / 5 / 4;
   }
+  S->A->grace = 0;
   D = groups_get(ctx, S->A, S->cur.facts, most);
+  S->grace = S->A->grace;      /* the time they took, if made now */
   S->D = D && groups_hold(D, S->cur.facts) ? D : NULL;
   S->res->groups = groups_count(S->D);
   S->res->patterns = groups_patterns(S->D, &S->res->pattern_entries);

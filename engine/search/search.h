@@ -78,6 +78,8 @@ struct search {
                                  (the grounded engine), or 0: its facts */
   int played;                 /* the network has had joint move S->joint */
   double t0, next_report;
+  double grace;               /* seconds on top of o->max_seconds: the
+                                 groups' analysis made in this search */
   /* the store (store.c) */
   gdl_term *pool;             /* facts of all states */
   uint64_t npool, poolcap;

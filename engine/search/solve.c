@@ -374,6 +374,18 @@ static gdl_status solve_auto(gdl_ctx *ctx, analyses_t *an,
     gdl_solve_opts o = *opts;
     double left = opts->max_seconds - (ctx_clock() - t0);
     int last = auto_turn(turn + 1, &next) == NULL;
+    search_turn ida;
+    uint64_t entries;
+    if (a == GDL_ASTAR && turn > 1 && groups_patterns(an->groups, &entries)) {
+      /* pattern databases were built: a space large enough for A*'s glance
+       * not to end it goes to IDA*, which needs no store, with half the
+       * time left and no cap (Korf's fifteen-puzzles) */
+      ida = *t;
+      ida.part = 1.0 / 2;
+      ida.most = 0;
+      t = &ida;
+      a = GDL_IDASTAR;
+    }
     o.algorithm = a;
     o.fewest_first = opts->fewest_first || t->fewest;
     if (opts->max_seconds > 0) {
@@ -464,6 +476,8 @@ gdl_status gdl_solve(gdl_ctx *ctx, const gdl_solve_opts *opts,
     analyses_t an;
     gdl_status st;
     memset(&an, 0, sizeof an);
+    if (opts->max_seconds > 0)
+      an.deadline = ctx_clock() + opts->max_seconds;
     st = solve_analysed(ctx, &an, A, opts, res);
     analyses_free(ctx, &an);
     return st;

@@ -751,6 +751,7 @@ static pdb_t *pattern_db(build_t *b, groups_t *D, uint32_t p,
   uint32_t k = D->pat_lo[p + 1] - D->pat_lo[p], *pg = D->pat_g + D->pat_lo[p];
   uint32_t nv[64], a, c, i, u, v;
   uint64_t mask[64];
+  int restricted = 0;
   pdb_t *T;
   for (a = 0; a < k; a++) {
     uint32_t g = pg[a], n = D->lo[g + 1] - D->lo[g] + 1;
@@ -777,11 +778,15 @@ static pdb_t *pattern_db(build_t *b, groups_t *D, uint32_t p,
           for (v = 0; c != a && v < nh; v++)
             if (ch[v] != NONE && edge_allows(b, duse[g], i, u, duse[h], v))
               mask[c] |= 1ull << ch[v];
+          if (c != a && mask[c] != (nv[c] < 64 ? (1ull << nv[c]) - 1 : ~0ull))
+            restricted = 1;
         }
         pdb_edge(ctx, T, a, cm[i], cm[u], mask);
       }
   }
-  if (!pdb_solve(ctx, T, until)) {
+  /* no move of one group held back by another's value: the table would
+   * be the groups' distances summed, which they are without it */
+  if (!restricted || !pdb_solve(ctx, T, until)) {
     pdb_free(ctx, T);
     return NULL;
   }

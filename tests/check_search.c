@@ -736,7 +736,8 @@ static uint32_t set_find(stateset *S, const uint32_t *w, int add)
 }
 
 /* The pattern databases (pdb.c) over the 8-puzzle's groups never say
- * more than the moves still needed: every one of the 181,440 states
+ * more than the moves still needed (and a state's groups' values read
+ * from its parent's are those read in full): every one of the 181,440 states
  * reachable, its distance to the goal found by a breadth-first search
  * from the goal (a slide is undone by the slide back, so the distances
  * from the goal are those to it); and they raise the Manhattan distance
@@ -751,7 +752,7 @@ START_TEST(test_pdb_admissible)
   analyses_t an;
   groups_t *D;
   stateset S;
-  uint32_t *w, *v, head = 0, higher = 0, i;
+  uint32_t *w, *v, *cv, *sv, head = 0, higher = 0, i, g;
   uint64_t entries;
   size_t k = gdl_role_count(ctx), j;
   ck_assert_int_eq(res.status, GDL_SOLVED);
@@ -773,6 +774,8 @@ START_TEST(test_pdb_admissible)
   ck_assert_uint_eq(groups_patterns(D, &entries), 2);
   ck_assert_uint_gt(entries, 0);
   v = calloc(groups_count(D) + 1, sizeof *v);
+  cv = calloc(groups_count(D) + 1, sizeof *cv);
+  sv = calloc(groups_count(D) + 1, sizeof *sv);
   for (i = 0; i < res.length; i++) {   /* to the goal */
     ck_assert_int_eq(gdl_set_state(ctx, &s), GDL_OK);
     ck_assert_int_eq(gdl_next(ctx, plan + i * k, &next), GDL_OK);
@@ -799,6 +802,12 @@ START_TEST(test_pdb_admissible)
     for (j = 0; j < nm; j++) {
       uint32_t before = S.n, c;
       ground_next_bits(ctx, &m[j], w);
+      /* the child's values read from the parent's (groups_step) are
+       * those read in full */
+      groups_values(D, w, cv);
+      groups_step(D, S.bits + (size_t)id * S.words, v, w, S.words, sv);
+      for (g = 0; g < groups_count(D); g++)
+        ck_assert_uint_eq(sv[g], cv[g]);
       c = set_find(&S, w, 1);
       if (S.n > before)
         S.dist[c] = S.dist[id] + 1;
@@ -815,6 +824,8 @@ START_TEST(test_pdb_admissible)
   free(S.tab);
   free(w);
   free(v);
+  free(cv);
+  free(sv);
   gdl_free(ctx);
 }
 END_TEST

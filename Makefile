@@ -314,6 +314,16 @@ bench: all
 	tests/bench.sh $(BENCH_SECONDS) $(BENCH_RUNS) > doc/performance.md
 	cat doc/performance.md
 
+# Korf's 100 fifteen-puzzles (tests/korf100.txt, written as GDL in the
+# encoding of puzzles/fifteen-puzzle-34.kif by tests/korf.sh), each solved
+# by KORF_ALGORITHM (default auto) within KORF_SECONDS; prints a table and
+# the totals (solved with the published optimal length, seconds, states).
+# Not part of check: up to 100 minutes.
+KORF_SECONDS ?= 60
+KORF_ALGORITHM ?= auto
+bench-korf: all
+	tests/korf.sh -s $(KORF_SECONDS) -a $(KORF_ALGORITHM)
+
 # Random playouts on every game of the corpus beside SWI-Prolog over the
 # game compiled to clauses (../shared/tools/prolog-baseline/gdlplay.sh):
 # writes doc/corpus-speed.md (the old one stays if interrupted) and fails
@@ -434,4 +444,4 @@ install: all
 clean:
 	rm -rf build
 
-.PHONY: all check check-ggp check-docs check-limits check-mpi mpi conformance corpus-solve bench bench-corpus asan tsan fuzz fuzz-build fuzz-smoke fuzz-regress install clean doc web check-web
+.PHONY: all check check-ggp check-docs check-limits check-mpi mpi conformance corpus-solve bench bench-korf bench-corpus asan tsan fuzz fuzz-build fuzz-smoke fuzz-regress install clean doc web check-web

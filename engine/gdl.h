@@ -428,6 +428,11 @@ typedef struct {
                               default, by every search but iddfs and
                               idastar where the rules allow it; -1 not */
   size_t max_steps;        /* sat: the longest horizon tried (0: none) */
+  int pdb;                 /* pattern databases over the groups of fluents
+                              (groups.c, pdb.c) added to the informed
+                              searches' estimate: 0 default, where the
+                              groups allow; -1 not */
+  uint64_t pdb_entries;    /* placements of a pattern at most (0: 2^20) */
 } gdl_solve_opts;
 
 typedef enum { GDL_SOLVED, GDL_UNSOLVABLE, GDL_LIMIT } gdl_solve_status;
@@ -465,6 +470,9 @@ typedef struct {
                               counter: budget.c) */
   uint32_t groups;         /* groups of fluents whose distances the
                               estimate adds (0: none; groups.c) */
+  uint32_t patterns;       /* pattern databases in the estimate (0: none;
+                              pdb.c), */
+  uint64_t pattern_entries;  /* ... their placements in all */
   uint32_t counter;        /* fluents of a step counter left out of the
                               stored states (0: none) */
   size_t shortened_from;   /* the length of the plan found before it was

@@ -249,8 +249,9 @@ echo
 echo "## What an estimate costs"
 echo
 echo "Microseconds a state generated, by a search that expands one state at"
-echo "a time: dfs (blind: the expansion alone) and astar (the expansion and"
-echo "each successor's estimate: h_max, h_ff, the groups' sum, the dead-end tests), each to"
+echo "a time: dfs (blind: the expansion alone) and astar (the expansion, each"
+echo "successor's groups' estimate read from its parent's, h_max and h_ff of each"
+echo "state taken up while they raise it, the dead-end tests), each to"
 echo "100,000 states stored (\`--max-states 100k\`) or its end; the best of $N."
 echo
 echo "| puzzle | dfs µs a state | astar µs a state | the estimate's share |"

@@ -14,6 +14,7 @@ typedef struct stubborn stub_t;     /* stubborn sets (stubborn.c) */
 typedef struct counter counter_t;   /* a step counter (counter.c) */
 typedef struct budget bud_t;        /* a move budget (budget.c) */
 typedef struct groups groups_t;     /* groups summed (groups.c) */
+typedef struct pdb pdb_t;           /* a pattern database (pdb.c) */
 
 /* ---- the analyses of one game (analyses.c) ------------------------------ */
 
@@ -32,6 +33,13 @@ typedef struct analyses {
   int bud_tried;               /* once asked */
   groups_t *groups;            /* the groups summed (NULL: none), */
   int groups_tried;            /* once asked */
+  double deadline;             /* the solve's (ctx_clock() time; 0: none):
+                                  the groups and their pattern databases,
+                                  which all its searches read, are made
+                                  within it, not a search's share; */
+  double grace;                /* ... the seconds that took, which the
+                                  search that asked has on top of its
+                                  share (within the solve's deadline) */
   uint32_t *counter_mask;      /* the step counter's slots, as bits, */
   uint32_t counter_slots;      /* ... how many (0: none), */
   int counter_ends;            /* ... whether terminal reads them, */
@@ -209,20 +217,56 @@ int bud_dead(bud_t *B, est_t *E, const uint32_t *w);
  * most one holds (see groups.c for how they are proven, and why the sum
  * never exceeds the moves still needed). */
 /* The groups of the grounded network (E its estimator, one role), proven
- * from state `start` (bits), or NULL where none helps. */
-groups_t *groups_build(gdl_ctx *ctx, est_t *E, const uint32_t *start);
+ * from state `start` (bits), or NULL where none helps; with pattern
+ * databases of at most `most` placements each over them (0: none). */
+groups_t *groups_build(gdl_ctx *ctx, est_t *E, const uint32_t *start,
+                       uint64_t most);
 void groups_free(gdl_ctx *ctx, groups_t *D);
 /* A's groups, proven at A's first call, with A's estimator, from state
  * `start` of that call. */
-groups_t *groups_get(gdl_ctx *ctx, analyses_t *A, const uint32_t *start);
+groups_t *groups_get(gdl_ctx *ctx, analyses_t *A, const uint32_t *start,
+                     uint64_t most);
 /* 1 when every group proven holds in state w: a start the sum speaks
  * of. */
 int groups_hold(const groups_t *D, const uint32_t *w);
-/* The groups summed (0 for NULL). */
+/* The groups summed (0 for NULL): the length of a values array. */
 uint32_t groups_count(const groups_t *D);
+/* The pattern databases (0 for NULL), their placements into *entries. */
+uint32_t groups_patterns(const groups_t *D, uint64_t *entries);
 /* The sum of state w's distances, or EST_DEAD where one is infinite;
  * read only, so threads share D. */
 uint32_t groups_sum(const groups_t *D, const uint32_t *w);
+/* The groups' values in state w, into v (groups_count of them). */
+void groups_values(const groups_t *D, const uint32_t *w, uint32_t *v);
+/* The values v of state w from those pv of state pw (words each): only
+ * the groups of the slots that differ are read again. */
+void groups_step(const groups_t *D, const uint32_t *pw, const uint32_t *pv,
+                 const uint32_t *w, uint32_t words, uint32_t *v);
+/* The estimate of values v: the groups' distances, those in a pattern
+ * read from its database, summed; EST_DEAD where one is infinite; 0
+ * where v is not a state the proof speaks of.  Never less than
+ * groups_sum, never more than the moves still needed. */
+uint32_t groups_h(const groups_t *D, const uint32_t *v);
+
+/* ---- pattern databases (pdb.c) ------------------------------------------ */
+
+/* An abstract game over ng groups, nv[g] values each: NULL where its
+ * placements would be more than `most`. */
+pdb_t *pdb_open(gdl_ctx *ctx, uint32_t ng, const uint32_t *nv, uint64_t most);
+/* Value v of group g is one the goal allows. */
+void pdb_goal(pdb_t *T, uint32_t g, uint32_t v);
+/* A move of group g from value `from` to `to`, allowed where each group
+ * h of the pattern has a value of mask[h] (bits). */
+void pdb_edge(gdl_ctx *ctx, pdb_t *T, uint32_t g, uint32_t from, uint32_t to,
+              const uint64_t *mask);
+/* Every placement's distance to a goal one, by a backward breadth-first
+ * search; 0 where ctx_clock() passed `until` (0: no limit) first. */
+int pdb_solve(gdl_ctx *ctx, pdb_t *T, double until);
+/* The distance of placement v (a value per group), or EST_DEAD. */
+uint32_t pdb_value(const pdb_t *T, const uint32_t *v);
+/* Its placements (0 for NULL). */
+uint64_t pdb_size(const pdb_t *T);
+void pdb_free(gdl_ctx *ctx, pdb_t *T);
 
 /* ---- partial-order reduction (stubborn.c) ----------------------------- */
 

@@ -34,6 +34,15 @@ struct groups {
   uint32_t *dist;              /* group g, value i (none last):
                                   dist[lo[g] + g + i] */
   uint32_t nall, *all_lo, *all;  /* every group proven, as lo and slot */
+  uint32_t nslots, *sgroup;    /* per slot: 1 + its group summed, or 0 */
+  uint32_t *splace;            /* ... and its place in the group */
+  uint32_t *cm;                /* group g, value i: its number among the
+                                  values of finite distance (NONE: not
+                                  one), at cm[lo[g] + g + i] */
+  uint32_t npat;               /* pattern databases (pdb.c) */
+  pdb_t **pat;
+  uint32_t *pat_lo, *pat_g;    /* pattern p: groups pat_g[pat_lo[p] ..) */
+  uint32_t *inpat;             /* per group: 1 where a pattern has it */
 };
 
 typedef struct {
@@ -652,7 +661,8 @@ static void choose_groups(build_t *b, uint8_t *best)
 
 /* The estimate of the groups chosen (best[i] 2), and every group proven
  * for the test of another start. */
-static groups_t *groups_made(build_t *b, const uint8_t *best)
+static groups_t *groups_made(build_t *b, const uint8_t *best,
+                             const uint32_t *start)
 {
   gdl_ctx *ctx = b->ctx;
   groups_t *D = ctx_alloc(ctx, sizeof *D);
@@ -676,6 +686,33 @@ static groups_t *groups_made(build_t *b, const uint8_t *best)
       COPY(D->dist + D->lo[g] + g, b->dist[i], (n + 1) * sizeof *D->dist);
       g++;
     }
+  D->nslots = b->G->ntslots;
+  D->sgroup = ctx_alloc(ctx, (D->nslots + 1) * sizeof *D->sgroup);
+  D->splace = ctx_alloc(ctx, (D->nslots + 1) * sizeof *D->splace);
+  D->cm = ctx_alloc(ctx, (nd + 1) * sizeof *D->cm);
+  for (i = 0, g = 0; i < b->nu; i++)   /* the values numbered: those of */
+    if (best[i] == 2) {                /* finite distance reached from */
+      uint32_t n = D->lo[g + 1] - D->lo[g], k = 0, j, u;   /* the start's */
+      uint32_t *cm = D->cm + D->lo[g] + g;
+      const uint8_t *e = b->edge[i];
+      for (j = 0; j < n; j++) {
+        D->sgroup[D->slot[D->lo[g] + j]] = g + 1;
+        D->splace[D->slot[D->lo[g] + j]] = j;
+      }
+      for (j = 0; j <= n; j++)
+        cm[j] = NONE;
+      cm[value(D->slot + D->lo[g], n, start)] = 0;   /* proven: one */
+      for (k = 1; k;)          /* (cm: 0 reached, NONE not yet) */
+        for (j = 0, k = 0; j <= n; j++)
+          for (u = 0; cm[j] == 0 && u <= n; u++)
+            if (e[j * (n + 1) + u] && cm[u] == NONE) {
+              cm[u] = 0;
+              k = 1;
+            }
+      for (j = 0, k = 0; j <= n; j++)
+        cm[j] = cm[j] == NONE || b->dist[i][j] == INF ? NONE : k++;
+      g++;
+    }
   D->all_lo = ctx_alloc(ctx, (b->ng + 2) * sizeof *D->all_lo);
   D->all = ctx_alloc(ctx, (b->lo[b->ng] + 1) * sizeof *D->all);
   for (g = 0, at = 0; g < b->ng; g++)
@@ -685,6 +722,141 @@ static groups_t *groups_made(build_t *b, const uint8_t *best)
       D->all_lo[++D->nall] = at;
     }
   return D;
+}
+
+/* ---- 5. pattern databases (pdb.c) ------------------------------------- */
+
+/* Whether one move may take group ig (useful) from value i to u while
+ * group ih keeps value v. */
+static int edge_allows(build_t *b, uint32_t ig, uint32_t i, uint32_t u,
+                       uint32_t ih, uint32_t v)
+{
+  add_value(b, b->use[ig], i);
+  add_value(b, b->use[ih], v);
+  if (!add_next(b, b->use[ig], u) || !add_next(b, b->use[ih], v)) {
+    b->nlit = 0;
+    return 0;
+  }
+  return can_hold(b);
+}
+
+/* Pattern p of D (groups pat_g[pat_lo[p] ..), duse: per group of D its
+ * useful index) as an abstract game: its goal values, its edges and
+ * what each allows of the others; solved, or NULL where it does not fit
+ * `most` placements or the time. */
+static pdb_t *pattern_db(build_t *b, groups_t *D, uint32_t p,
+                         const uint32_t *duse, uint64_t most, double until)
+{
+  gdl_ctx *ctx = b->ctx;
+  uint32_t k = D->pat_lo[p + 1] - D->pat_lo[p], *pg = D->pat_g + D->pat_lo[p];
+  uint32_t nv[64], a, c, i, u, v;
+  uint64_t mask[64];
+  int restricted = 0;
+  pdb_t *T;
+  for (a = 0; a < k; a++) {
+    uint32_t g = pg[a], n = D->lo[g + 1] - D->lo[g] + 1;
+    for (i = 0, nv[a] = 0; i < n; i++)
+      nv[a] += D->cm[D->lo[g] + g + i] != NONE;
+  }
+  if (!(T = pdb_open(ctx, k, nv, most)))
+    return NULL;
+  for (a = 0; a < k; a++) {
+    uint32_t g = pg[a], n = D->lo[g + 1] - D->lo[g] + 1;
+    const uint32_t *cm = D->cm + D->lo[g] + g;
+    const uint8_t *e = b->edge[duse[g]];
+    for (i = 0; i < n; i++)
+      if (cm[i] != NONE && D->dist[D->lo[g] + g + i] == 0)
+        pdb_goal(T, a, cm[i]);
+    for (i = 0; i < n; i++)
+      for (u = 0; u < n; u++) {
+        if (!e[i * n + u] || cm[i] == NONE || cm[u] == NONE)
+          continue;
+        for (c = 0; c < k; c++) {
+          uint32_t h = pg[c], nh = D->lo[h + 1] - D->lo[h] + 1;
+          const uint32_t *ch = D->cm + D->lo[h] + h;
+          mask[c] = c == a ? ~0ull : 0;
+          for (v = 0; c != a && v < nh; v++)
+            if (ch[v] != NONE && edge_allows(b, duse[g], i, u, duse[h], v))
+              mask[c] |= 1ull << ch[v];
+          if (c != a && mask[c] != (nv[c] < 64 ? (1ull << nv[c]) - 1 : ~0ull))
+            restricted = 1;
+        }
+        pdb_edge(ctx, T, a, cm[i], cm[u], mask);
+      }
+  }
+  /* no move of one group held back by another's value: the table would
+   * be the groups' distances summed, which they are without it */
+  if (!restricted || !pdb_solve(ctx, T, until)) {
+    pdb_free(ctx, T);
+    return NULL;
+  }
+  return T;
+}
+
+/* D's groups in patterns: in the order of their goal values' slots (so
+ * that groups whose goals lie together share one), each pattern as many
+ * as fit `most` placements; each of two groups or more gets a database.
+ * A pattern whose questions pass the work is built with what was
+ * answered: unsure answers are "can", which only lowers its entries. */
+static void patterns(build_t *b, groups_t *D, const uint32_t *duse,
+                     uint64_t most)
+{
+  gdl_ctx *ctx = b->ctx;
+  uint32_t ng = D->ng, *ord, *key, g, i, j, n = 0, np = 0;
+  uint64_t prod = 1;
+  double until = ctx->deadline > 0
+                     ? ctx_clock() + (ctx->deadline - ctx_clock()) / 4
+                     : 0;
+  ord = ctx_alloc(ctx, (ng + 1) * sizeof *ord);
+  key = ctx_alloc(ctx, (ng + 1) * sizeof *key);
+  D->pat_lo = ctx_alloc(ctx, (ng + 2) * sizeof *D->pat_lo);
+  D->pat_g = ctx_alloc(ctx, (ng + 1) * sizeof *D->pat_g);
+  D->pat = ctx_alloc(ctx, (ng + 1) * sizeof *D->pat);
+  D->inpat = ctx_alloc(ctx, (ng + 1) * sizeof *D->inpat);
+  for (g = 0; g < ng; g++) {
+    uint32_t sz = D->lo[g + 1] - D->lo[g];
+    key[g] = NONE;
+    for (i = 0; i < sz; i++)
+      if (D->dist[D->lo[g] + g + i] == 0 && D->slot[D->lo[g] + i] < key[g])
+        key[g] = D->slot[D->lo[g] + i];
+    for (j = n; j > 0 && key[ord[j - 1]] > key[g]; j--)
+      ord[j] = ord[j - 1];
+    ord[j] = g;
+    n++;
+  }
+  b->work0 = b->X->evals;
+  b->steps = 0;
+  b->over = 0;
+  for (i = 0, n = 0; i <= ng; i++) {
+    uint32_t nv = 0, v;
+    if (i < ng) {
+      g = ord[i];
+      for (v = 0; v <= D->lo[g + 1] - D->lo[g]; v++)
+        nv += D->cm[D->lo[g] + g + v] != NONE;
+      if (nv < 2 || nv > 64)
+        continue;              /* summed on its own */
+    }
+    if (i == ng || prod * nv > most) {   /* the pattern so far closed */
+      if (n >= 2) {
+        D->pat_lo[np + 1] = D->pat_lo[np] + n;
+        if ((D->pat[np] = pattern_db(b, D, np, duse, most, until)))
+          np++;
+      }
+      n = 0;
+      prod = 1;
+      if (i == ng)
+        break;
+    }
+    D->pat_g[D->pat_lo[np] + n++] = g;
+    prod *= nv;
+  }
+  D->npat = np;
+  for (i = 0; i < np; i++)
+    for (j = D->pat_lo[i]; j < D->pat_lo[i + 1]; j++)
+      D->inpat[D->pat_g[j]] = 1;
+  kern_unfix(b->X);
+  ctx_free(ctx, ord);
+  ctx_free(ctx, key);
 }
 
 static void build_free(build_t *b)
@@ -717,7 +889,8 @@ static void build_free(build_t *b)
   ctx_free(ctx, b->sg);
 }
 
-groups_t *groups_build(gdl_ctx *ctx, est_t *E, const uint32_t *start)
+groups_t *groups_build(gdl_ctx *ctx, est_t *E, const uint32_t *start,
+                       uint64_t most)
 {
   ground_t *G = ctx->ground;
   build_t b;
@@ -755,7 +928,15 @@ groups_t *groups_build(gdl_ctx *ctx, est_t *E, const uint32_t *start)
   if (b.nu) {
     uint8_t *best = ctx_alloc(ctx, b.nu + 1);
     choose_groups(&b, best);
-    D = groups_made(&b, best);
+    D = groups_made(&b, best, start);
+    if (most > 0) {
+      uint32_t *duse = ctx_alloc(ctx, (b.nu + 1) * sizeof *duse), g = 0;
+      for (i = 0; i < b.nu; i++)
+        if (best[i] == 2)
+          duse[g++] = i;
+      patterns(&b, D, duse, most);
+      ctx_free(ctx, duse);
+    }
     ctx_free(ctx, best);
   }
   build_free(&b);
@@ -764,21 +945,43 @@ groups_t *groups_build(gdl_ctx *ctx, est_t *E, const uint32_t *start)
 
 void groups_free(gdl_ctx *ctx, groups_t *D)
 {
+  uint32_t g;
   if (!D)
     return;
   ctx_free(ctx, D->lo);
   ctx_free(ctx, D->slot);
   ctx_free(ctx, D->dist);
+  for (g = 0; g < D->npat; g++)
+    pdb_free(ctx, D->pat[g]);
+  ctx_free(ctx, D->pat);
+  ctx_free(ctx, D->pat_lo);
+  ctx_free(ctx, D->pat_g);
+  ctx_free(ctx, D->inpat);
+  ctx_free(ctx, D->sgroup);
+  ctx_free(ctx, D->splace);
+  ctx_free(ctx, D->cm);
   ctx_free(ctx, D->all_lo);
   ctx_free(ctx, D->all);
   ctx_free(ctx, D);
 }
 
-groups_t *groups_get(gdl_ctx *ctx, analyses_t *A, const uint32_t *start)
+groups_t *groups_get(gdl_ctx *ctx, analyses_t *A, const uint32_t *start,
+                     uint64_t most)
 {
   if (!A->groups_tried) {
-    A->groups = groups_build(ctx, est_get(ctx, A), start);
+    /* (a search that throws puts its own deadline back) */
+    double d = ctx->deadline, t = ctx_clock();
+    est_t *E = est_get(ctx, A);
+    if (A->deadline > 0 && d > 0 && A->deadline > d)
+      ctx->deadline = A->deadline;
+    A->groups = groups_build(ctx, E, start, most);
     A->groups_tried = 1;
+    if (d > 0) {               /* the search's share starts again after */
+      double late = d + (ctx_clock() - t);
+      ctx->deadline = A->deadline > 0 && late > A->deadline ? A->deadline
+                                                            : late;
+      A->grace = ctx->deadline - d;
+    }
   }
   return A->groups;
 }
@@ -796,6 +999,79 @@ int groups_hold(const groups_t *D, const uint32_t *w)
 uint32_t groups_count(const groups_t *D)
 {
   return D ? D->ng : 0;
+}
+
+uint32_t groups_patterns(const groups_t *D, uint64_t *entries)
+{
+  uint32_t p;
+  *entries = 0;
+  for (p = 0; D && p < D->npat; p++)
+    *entries += pdb_size(D->pat[p]);
+  return D ? D->npat : 0;
+}
+
+void groups_values(const groups_t *D, const uint32_t *w, uint32_t *v)
+{
+  uint32_t g;
+  for (g = 0; g < D->ng; g++)
+    v[g] = value(D->slot + D->lo[g], D->lo[g + 1] - D->lo[g], w);
+}
+
+void groups_step(const groups_t *D, const uint32_t *pw, const uint32_t *pv,
+                 const uint32_t *w, uint32_t words, uint32_t *v)
+{
+  uint32_t k;
+  COPY(v, pv, D->ng * sizeof *v);
+  for (k = 0; k < words; k++) {
+    uint32_t x = pw[k] ^ w[k];
+    while (x) {
+      uint32_t s = k * 32 + (uint32_t)__builtin_ctz(x), g;
+      x &= x - 1;
+      uint32_t n;
+      if (s >= D->nslots || (g = D->sgroup[s]) == 0)
+        continue;
+      g--;
+      n = D->lo[g + 1] - D->lo[g];
+      /* the slots that came to hold or ceased to, one at a time, in any
+       * order: a value whose slot holds no more is left; two that hold
+       * at once (where the proof does not speak of the state) are NONE,
+       * from which a group is read in full */
+      if (v[g] == NONE)
+        v[g] = value(D->slot + D->lo[g], n, w);
+      else if (word_bit(w, s))
+        v[g] = v[g] == n || !word_bit(w, D->slot[D->lo[g] + v[g]])
+                   ? D->splace[s] : NONE;
+      else if (v[g] == D->splace[s])
+        v[g] = n;
+    }
+  }
+}
+
+uint32_t groups_h(const groups_t *D, const uint32_t *v)
+{
+  uint32_t g, p, i, sum = 0, cv[64];
+  for (g = 0; g < D->ng; g++) {
+    uint32_t d;
+    if (v[g] == NONE)
+      return 0;                /* not a state the proof speaks of */
+    d = D->dist[D->lo[g] + g + v[g]];
+    if (d == INF)
+      return EST_DEAD;
+    if (!D->inpat || !D->inpat[g])
+      sum += d;
+  }
+  for (p = 0; p < D->npat; p++) {
+    uint32_t d;
+    for (i = D->pat_lo[p]; i < D->pat_lo[p + 1]; i++) {
+      g = D->pat_g[i];
+      cv[i - D->pat_lo[p]] = D->cm[D->lo[g] + g + v[g]];
+    }
+    d = pdb_value(D->pat[p], cv);
+    if (d == EST_DEAD)
+      return EST_DEAD;
+    sum += d;
+  }
+  return sum;
 }
 
 uint32_t groups_sum(const groups_t *D, const uint32_t *w)

@@ -37,6 +37,8 @@ typedef struct {
   int fewest_first;           /* solve: --fewest-first */
   int stubborn;               /* solve: --no-stubborn: -1 */
   int counter;                /* solve: --no-counter: -1 */
+  unsigned long long pdb_entries;  /* solve: --pdb-entries (0: default) */
+  int pdb;                    /* solve: --no-pdb: -1 */
   int shorten;                /* solve: --shorten 1, --no-shorten -1 */
   int cooperate;              /* solve: --cooperate (a game planned as a
                                  puzzle for the first role) */

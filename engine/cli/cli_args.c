@@ -205,6 +205,8 @@ static const cli_option options[] = {
   { "--fewest-first", NULL, ALL, FIELD(fewest_first), NULL, 1 },
   { "--no-stubborn", NULL, ALL, FIELD(stubborn), NULL, -1 },
   { "--no-counter", NULL, ALL, FIELD(counter), NULL, -1 },
+  { "--no-pdb", NULL, ALL, FIELD(pdb), NULL, -1 },
+  { "--pdb-entries", NULL, ALL, FIELD(pdb_entries), read_state_count, 0 },
   { "--shorten", NULL, ALL, FIELD(shorten), NULL, 1 },
   { "--cooperate", NULL, ALL, FIELD(cooperate), NULL, 1 },
   { "--no-shorten", NULL, ALL, FIELD(shorten), NULL, -1 },

@@ -42,6 +42,8 @@ void solve_options(const opts_t *o, gdl_solve_opts *so)
   so->fewest_first = o->fewest_first;
   so->stubborn = o->stubborn;
   so->counter = o->counter;
+  so->pdb = o->pdb;
+  so->pdb_entries = o->pdb_entries;
   so->shorten = o->shorten;
   so->cooperate = o->cooperate;
   so->threads = o->threads;

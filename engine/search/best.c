@@ -60,7 +60,7 @@ static void push_state(search_t *S, uint32_t id)
 /* Child s of state parent, made by `moves`, its estimate h: stored, and
  * taken up later, unless it was reached before by as few moves. */
 static void best_child(search_t *S, uint32_t parent, gdl_state *s,
-                       const gdl_term *moves, uint32_t h)
+                       const gdl_term *moves, uint32_t h, int evaluated)
 {
   uint32_t id;
   int isnew;
@@ -68,11 +68,10 @@ static void best_child(search_t *S, uint32_t parent, gdl_state *s,
   id = store_add(S, s, store_hash(S, s->facts, s->n), parent, moves, &isnew);
   if (isnew == 1) {
     S->hval[id] = h;
-    S->closed[id] = S->best == BEST_GBFS && S->fanout <= EAGER_FANOUT
-                        ? EVALUATED : 0;
+    S->closed[id] = evaluated ? EVALUATED : 0;
   } else if (isnew == 2) {     /* reached by fewer moves: taken up again */
     if (S->closed[id] == 1)    /* (its estimate is its own by now) */
-      S->closed[id] = S->best == BEST_GBFS ? EVALUATED : 0;
+      S->closed[id] = EVALUATED;
   } else {
     return;
   }
@@ -84,7 +83,7 @@ static void best_child(search_t *S, uint32_t parent, gdl_state *s,
 static int best_child_now(search_t *S, void *arg, size_t place)
 {
   (void)place;
-  best_child(S, *(uint32_t *)arg, &S->child, S->joint, 0);
+  best_child(S, *(uint32_t *)arg, &S->child, S->joint, 0, 1);
   return 0;
 }
 
@@ -92,8 +91,8 @@ static int best_child_now(search_t *S, void *arg, size_t place)
  * now, see below) and stored. */
 static void best_expand(search_t *S, uint32_t id)
 {
-  uint32_t i;
-  int lazy;
+  uint32_t i, hp = S->hval[id] ? S->hval[id] - 1 : 0;
+  int lazy, lazy_astar;
   if (!S->E) {
     expand_successors(S, best_child_now, &id, 1);
     return;
@@ -101,17 +100,33 @@ static void best_expand(search_t *S, uint32_t id)
   S->nkids = 0;
   expand_successors(S, kids_keep_child, NULL, 1);
   lazy = S->best == BEST_GBFS && S->nkids > EAGER_FANOUT;
-  if (!lazy)
+  /* A* defers h_max and h_ff (where they are still computed) to when a
+   * state is taken up: a child waits with its parent's estimate less
+   * one (both are consistent: a move lowers them by one at most) or its
+   * groups' estimate, the larger (kids_groups) */
+  lazy_astar = S->best == BEST_ASTAR && !(S->D && S->hm_off);
+  if (lazy_astar)
+    kids_groups(S);
+  else if (!lazy)
     kids_estimate(S);
   for (i = 0; i < S->nkids; i++) {
     gdl_state s;
     s.facts = S->kbits + (size_t)i * S->words;
     s.n = s.cap = S->words;
     if (lazy)                  /* evaluated when taken up: see below */
-      best_child(S, id, &s, S->kmoves + (size_t)i * S->k, S->hval[id]);
-    else if (!S->kdead[i] || !S->prune)
+      best_child(S, id, &s, S->kmoves + (size_t)i * S->k, S->hval[id], 0);
+    else if (lazy_astar) {
+      if (S->khm[i] != EST_DEAD)
+        best_child(S, id, &s, S->kmoves + (size_t)i * S->k,
+                   S->khm[i] > hp ? S->khm[i] : hp, 0);
+      else if (S->prune)
+        S->res->pruned++;
+      else
+        best_child(S, id, &s, S->kmoves + (size_t)i * S->k, 0, 1);
+    } else if (!S->kdead[i] || !S->prune)
       best_child(S, id, &s, S->kmoves + (size_t)i * S->k,
-                 S->best == BEST_ASTAR ? S->khm[i] : S->khf[i]);
+                 S->best == BEST_ASTAR ? S->khm[i] : S->khf[i],
+                 S->best == BEST_ASTAR || S->fanout <= EAGER_FANOUT);
   }
 }
 
@@ -129,6 +144,7 @@ static void best_first(search_t *S, int which)
   r->estimate = hm;
   store_start(S);
   S->hval[0] = which == BEST_ASTAR ? hm : hf;
+  S->closed[0] = EVALUATED;
   push_state(S, 0);
   while (S->nheap) {
     struct pq e = heap_pop(S);
@@ -143,21 +159,30 @@ static void best_first(search_t *S, int which)
       search_report(S, f, 0);
     }
     store_load(S, id, &S->cur);
-    if (which == BEST_GBFS && id && S->closed[id] != EVALUATED) {
+    if (id && S->closed[id] != EVALUATED) {
       /* among many successors, greedy search evaluates a state when it
        * is taken up, not when it is made (deferred evaluation, as Fast
        * Downward's lazy search): they wait with their parent's estimate,
        * so a state with hundreds of them costs one estimate, not
-       * hundreds; a few (up to EAGER_FANOUT) are told apart at once */
+       * hundreds; a few (up to EAGER_FANOUT) are told apart at once.
+       * A* so too (best_expand): where the estimate comes out higher
+       * than the one it waited with, the state waits again with it */
       if (!expand_estimate(S, S->cur.facts, &hm, &hf)) {
         S->closed[id] = 1;
         continue;
       }
-      S->hval[id] = hf;
+      S->closed[id] = EVALUATED;
+      if (which == BEST_GBFS) {
+        S->hval[id] = hf;
+      } else if (hm > S->hval[id]) {
+        S->hval[id] = hm;
+        push_state(S, id);
+        continue;
+      }
     }
     t = expand_test(S, &S->cur, id);
-    if (which == BEST_ASTAR)   /* every plan of fewer moves is ruled out */
-      r->depth = f ? f - 1 : 0;
+    if (which == BEST_ASTAR && f && f - 1 > r->depth)
+      r->depth = f - 1;        /* every plan of fewer moves is ruled out */
     if (t == 1) {
       r->status = GDL_SOLVED;
       r->goal = 100;

@@ -18,7 +18,7 @@ void search_report(search_t *S, unsigned depth, int force)
   gdl_solve_result *r = S->res;
   r->seconds = t - S->t0;
   r->peak_memory = gdl_memory_peak(S->ctx);
-  if (S->o->max_seconds > 0 && r->seconds > S->o->max_seconds)
+  if (S->o->max_seconds > 0 && r->seconds > S->o->max_seconds + S->grace)
     ctx_throw(S->ctx, GDL_ELIMIT, "time limit of %g s reached",
               S->o->max_seconds);
   ctx_poll(S->ctx);
@@ -58,9 +58,25 @@ static void use_budget(search_t *S)
  * they speak of. */
 static void use_groups(search_t *S)
 {
-  const groups_t *D = groups_get(S->ctx, S->A, S->cur.facts);
+  gdl_ctx *ctx = S->ctx;
+  uint64_t most = S->o->pdb < 0 ? 0
+                  : S->o->pdb_entries ? S->o->pdb_entries : 1u << 20;
+  const groups_t *D;
+  /* under a memory limit, the tables (a byte a placement, and 4 more
+   * while built) of a few patterns take a quarter of what is left */
+  if (ctx->limit && most) {
+    uint64_t left = ctx->limit > ctx->used ? ctx->limit - ctx->used : 0;
+    if (most > left / 4 / 5 / 4)
+      most = left / 4 / 5 / 4;
+  }
+  S->A->grace = 0;
+  D = groups_get(ctx, S->A, S->cur.facts, most);
+  S->grace = S->A->grace;      /* the time they took, if made now */
   S->D = D && groups_hold(D, S->cur.facts) ? D : NULL;
   S->res->groups = groups_count(S->D);
+  S->res->patterns = groups_patterns(S->D, &S->res->pattern_entries);
+  S->ngv = groups_count(S->D);
+  S->hm_skip = S->best != BEST_GBFS;   /* what h_max adds is watched */
 }
 
 void search_start(search_t *S)
@@ -167,35 +183,87 @@ static int dead_end(est_t *E, bud_t *B, const uint32_t *w)
   return est_dead(E, w) || (B && bud_dead(B, E, w));
 }
 
-/* E's h_max and h_ff of state w, each raised to D's sum of the groups'
- * distances (groups.c; NULL: none), into *hmax and *hff. */
-static void estimates_with_groups(est_t *E, const groups_t *D,
+/* h_max and h_ff of a state (E's), each raised to the groups' estimate
+ * gh (groups_h: their distances, and the pattern databases'; EST_DEAD:
+ * a dead end).  Where h_max and h_ff are only a lower bound to raise
+ * (astar, idastar: S->hm_skip), they are computed for the first
+ * HM_TRIAL states only, and then no more where they never raised the
+ * groups' estimate nor found a dead end it did not: then they would
+ * change nothing that is expanded (*tried, *won count those states). */
+#define HM_TRIAL 1000
+static void estimates_with_groups(search_t *S, est_t *E, uint32_t gh,
                                   const uint32_t *w, uint32_t *hmax,
-                                  uint32_t *hff)
+                                  uint32_t *hff, uint32_t *tried,
+                                  uint32_t *won)
 {
-  uint32_t d;
-  est_state(E, w, hmax, hff);
-  if (!D || *hmax == EST_DEAD)
+  if (S->D && S->hm_off) {
+    *hmax = *hff = gh;
     return;
-  d = groups_sum(D, w);
-  if (d == EST_DEAD)
+  }
+  est_state(E, w, hmax, hff);
+  if (!S->D || *hmax == EST_DEAD)
+    return;
+  if (S->hm_skip) {
+    ++*tried;
+    if (gh != EST_DEAD && *hmax > gh)
+      ++*won;
+  }
+  if (gh == EST_DEAD)
     *hmax = *hff = EST_DEAD;
   else {
-    if (d > *hmax)
-      *hmax = d;
-    if (d > *hff)
-      *hff = d;
+    if (gh > *hmax)
+      *hmax = gh;
+    if (gh > *hff)
+      *hff = gh;
   }
+}
+
+/* After estimates counted in *tried and *won: h_max and h_ff left off
+ * where they never helped (estimates_with_groups). */
+static void hm_decide(search_t *S, uint32_t tried, uint32_t won)
+{
+  S->hm_tried += tried;
+  S->hm_won += won;
+  if (S->hm_skip && !S->hm_off && S->hm_tried >= HM_TRIAL && !S->hm_won)
+    S->hm_off = 1;
+}
+
+/* The groups' estimate of state w, read in full. */
+static uint32_t groups_of(search_t *S, const uint32_t *w)
+{
+  if (!S->D)
+    return 0;
+  GROW(S->ctx, S->gv, S->gvcap, S->ngv);
+  groups_values(S->D, w, S->gv);
+  return groups_h(S->D, S->gv);
 }
 
 int expand_estimate(search_t *S, const uint32_t *w, uint32_t *hmax,
                     uint32_t *hff)
 {
+  return expand_estimate_step(S, NULL, NULL, w, NULL, hmax, hff);
+}
+
+int expand_estimate_step(search_t *S, const uint32_t *pw, const uint32_t *pv,
+                         const uint32_t *w, uint32_t *v, uint32_t *hmax,
+                         uint32_t *hff)
+{
+  uint32_t tried = 0, won = 0, gh = 0;
   *hmax = *hff = 0;
   if (!S->E)
     return 1;
   POLL(S->ctx);                 /* an estimate can take a while */
-  estimates_with_groups(S->E, S->D, w, hmax, hff);
+  if (S->D && v) {
+    if (pw)
+      groups_step(S->D, pw, pv, w, S->words, v);
+    else
+      groups_values(S->D, w, v);
+    gh = groups_h(S->D, v);
+  } else {
+    gh = groups_of(S, w);
+  }
+  estimates_with_groups(S, S->E, gh, w, hmax, hff, &tried, &won);
+  hm_decide(S, tried, won);
   if (*hmax == EST_DEAD || (S->prune && dead_end(S->E, S->B, w))) {
     if (S->prune) {
       S->res->pruned++;
@@ -218,7 +286,7 @@ const char *expand_dead_why(search_t *S, const uint32_t *w)
   est_state(S->E, w, &hm, &hf);
   if (hm == EST_DEAD)
     return "h_max";
-  if (S->D && groups_sum(S->D, w) == EST_DEAD)
+  if (S->D && groups_of(S, w) == EST_DEAD)
     return "groups";
   if (est_dead(S->E, w))
     return "latches";
@@ -226,6 +294,31 @@ const char *expand_dead_why(search_t *S, const uint32_t *w)
 }
 
 /* ---- children estimated together ----------------------------------- */
+
+/* The groups' values of the kept children, from those of S->cur (their
+ * parent, or any state: only the slots that differ are read). */
+static void kids_values(search_t *S)
+{
+  const uint32_t *pw = S->cur.facts;
+  uint32_t i, n = S->nkids;
+  GROW(S->ctx, S->gv, S->gvcap, S->ngv);
+  groups_values(S->D, pw, S->gv);
+  if ((uint64_t)n * S->ngv >= S->kgvcap)
+    GROW(S->ctx, S->kgv, S->kgvcap, n * S->ngv);
+  for (i = 0; i < n; i++)
+    groups_step(S->D, pw, S->gv, S->kbits + (size_t)i * S->words, S->words,
+                S->kgv + (size_t)i * S->ngv);
+}
+
+void kids_groups(search_t *S)
+{
+  uint32_t i;
+  if (S->D)
+    kids_values(S);
+  for (i = 0; i < S->nkids; i++)
+    S->khm[i] = S->khf[i] =
+        S->D ? groups_h(S->D, S->kgv + (size_t)i * S->ngv) : 0;
+}
 
 void kids_keep(search_t *S, const uint32_t *w, const gdl_term *moves)
 {
@@ -257,6 +350,7 @@ typedef struct {
   est_t *E;
   bud_t *B;
   uint32_t lo, hi;
+  uint32_t tried, won;         /* estimates_with_groups's counts */
 } est_job;
 
 /* Whether the interrupt is set or the deadline passed: only read, so a
@@ -281,7 +375,9 @@ static void *estimate_part(void *arg)
     const uint32_t *w = S->kbits + (size_t)i * S->words;
     if ((i - j->lo) % every == every - 1 && limit_passed(S->ctx))
       break;
-    estimates_with_groups(j->E, S->D, w, &S->khm[i], &S->khf[i]);
+    uint32_t gh = S->D ? groups_h(S->D, S->kgv + (size_t)i * S->ngv) : 0;
+    estimates_with_groups(S, j->E, gh, w, &S->khm[i], &S->khf[i], &j->tried,
+                          &j->won);
     S->kdead[i] = S->khm[i] == EST_DEAD ||
                   (S->prune && dead_end(j->E, j->B, w));
   }
@@ -306,7 +402,10 @@ void kids_estimate(search_t *S)
     job[t].B = !t ? S->B : S->Bs ? S->Bs[t] : NULL;
     job[t].lo = (uint32_t)((uint64_t)n * t / nt);
     job[t].hi = (uint32_t)((uint64_t)n * (t + 1) / nt);
+    job[t].tried = job[t].won = 0;
   }
+  if (S->D)                    /* the groups' values, from the parent's */
+    kids_values(S);
 #if GDL_THREADS
   {
     pthread_t th[64];
@@ -325,6 +424,8 @@ void kids_estimate(search_t *S)
     estimate_part(&job[t]);
 #endif
   ctx_poll(S->ctx);            /* (before reading what a limit cut short) */
+  for (t = 0; t < nt; t++)
+    hm_decide(S, job[t].tried, job[t].won);
   if (nt == 1 && n) {          /* the cost of one, for the next choice:
                                   a running mean, so that one stall
                                   (the machine's, not ours) counts little */

@@ -50,6 +50,8 @@ typedef struct {
   uint32_t *kidfactcap, *kidfactn;
   uint32_t **kidoff;
   uint32_t *kidoffcap;
+  uint64_t *phash;            /* per level: its state's hash */
+  uint32_t *gv, gvcap;        /* per level: the groups' values (ngv each) */
   /* the best terminal goal seen, with its path */
   gdl_term *bestplan;
   uint32_t bestlen;
@@ -57,9 +59,9 @@ typedef struct {
 
 /* Returns 1 when the state was searched before with at least `left` depth
  * to spare; else records it. */
-static int tt_seen(gdl_ctx *ctx, tt_t *t, const gdl_state *s, unsigned left)
+static int tt_seen(gdl_ctx *ctx, tt_t *t, const gdl_state *s, uint64_t h,
+                   unsigned left)
 {
-  uint64_t h = gdl_state_hash(s);
   uint32_t j, c = check_hash(s);
   if (!h)
     h = 1;
@@ -146,11 +148,11 @@ static int collect_kid(search_t *S, void *arg, size_t place)
   return 0;
 }
 
-static int on_path(const iddfs_t *I, const gdl_state *s)
+static int on_path(const iddfs_t *I, const gdl_state *s, uint64_t h)
 {
   uint32_t i;
   for (i = 0; i < I->len; i++)
-    if (gdl_state_equal(&I->path[i], s))
+    if (I->phash[i] == h && gdl_state_equal(&I->path[i], s))
       return 1;
   return 0;
 }
@@ -171,6 +173,7 @@ static void path_push(search_t *S, iddfs_t *I, const gdl_state *s,
     I->kidfactn = ctx_realloc(ctx, I->kidfactn, c * sizeof *I->kidfactn);
     I->kidoff = ctx_realloc(ctx, I->kidoff, c * sizeof *I->kidoff);
     I->kidoffcap = ctx_realloc(ctx, I->kidoffcap, c * sizeof *I->kidoffcap);
+    I->phash = ctx_realloc(ctx, I->phash, c * sizeof *I->phash);
     for (i = I->cap; i < c; i++) {
       memset(&I->path[i], 0, sizeof I->path[i]);
       I->kidmoves[i] = NULL;
@@ -183,6 +186,7 @@ static void path_push(search_t *S, iddfs_t *I, const gdl_state *s,
     I->cap = c;
   }
   gdl_state_copy(ctx, &I->path[I->len], s);
+  I->phash[I->len] = gdl_state_hash(s);
   if (moves)
     COPY(I->pathmoves + (size_t)I->len * S->k, moves,
            S->k * sizeof *moves);
@@ -208,6 +212,7 @@ static int depth_limited(search_t *S, iddfs_t *I, unsigned left)
 {
   gdl_ctx *ctx = S->ctx;
   uint32_t L = I->len - 1, i;
+  uint64_t h;
   gdl_state *s = &I->path[L];
   kid_arg a;
   state_set(S, s);
@@ -237,11 +242,17 @@ static int depth_limited(search_t *S, iddfs_t *I, unsigned left)
     kid.facts = I->kidfacts[L] + I->kidoff[L][i];
     kid.n = I->kidoff[L][i + 1] - I->kidoff[L][i];
     kid.cap = kid.n;
-    if (on_path(I, &kid))
+    h = gdl_state_hash(&kid);
+    if (on_path(I, &kid, h))
       continue;
     if (S->E && (S->prune || I->ida)) {
-      uint32_t hm, hf;
-      if (!expand_estimate(S, kid.facts, &hm, &hf))
+      uint32_t hm, hf, *pv = NULL, *v = NULL;
+      if (S->D) {              /* the groups' values, level by level */
+        GROW(ctx, I->gv, I->gvcap, (L + 2) * S->ngv);
+        pv = I->gv + (size_t)L * S->ngv;
+        v = pv + S->ngv;
+      }
+      if (!expand_estimate_step(S, s->facts, pv, kid.facts, v, &hm, &hf))
         continue;              /* a dead end */
       if (I->ida && hm > left - 1) {   /* past the bound: cut */
         unsigned f = I->limit - left + 1 + hm;
@@ -251,7 +262,7 @@ static int depth_limited(search_t *S, iddfs_t *I, unsigned left)
         continue;
       }
     }
-    if (tt_seen(ctx, &I->tt, &kid, left - 1))
+    if (tt_seen(ctx, &I->tt, &kid, h, left - 1))
       continue;
     path_push(S, I, &kid, I->kidmoves[L] + (size_t)i * S->k);
     if (depth_limited(S, I, left - 1))
@@ -283,6 +294,10 @@ static void deepen(search_t *S, int ida)
     I.next = UINT32_MAX;
     tt_clear(&I.tt);
     path_push(S, &I, &S->cur, NULL);
+    if (S->D) {                /* the start's groups' values: level 0's */
+      GROW(ctx, I.gv, I.gvcap, S->ngv);
+      groups_values(S->D, S->cur.facts, I.gv);
+    }
     search_report(S, I.limit, 1);
     if (depth_limited(S, &I, I.limit)) {
       uint32_t n = I.len - 1;

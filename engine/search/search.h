@@ -78,6 +78,8 @@ struct search {
                                  (the grounded engine), or 0: its facts */
   int played;                 /* the network has had joint move S->joint */
   double t0, next_report;
+  double grace;               /* seconds on top of o->max_seconds: the
+                                 groups' analysis made in this search */
   /* the store (store.c) */
   gdl_term *pool;             /* facts of all states */
   uint64_t npool, poolcap;
@@ -128,6 +130,14 @@ struct search {
   bud_t *B;                   /* the move budget (pruning only), or NULL */
   bud_t **Bs;                 /* per thread but the first: a copy of B */
   const groups_t *D;          /* groups summed (groups.c), or NULL */
+  uint32_t ngv;               /* ... its values a state (groups_count) */
+  uint32_t *gv, gvcap;        /* scratch: a state's values */
+  uint32_t *kgv, kgvcap;      /* the kept children's, ngv each */
+  int hm_skip;                /* h_max, h_ff only raise the groups' (not
+                                 gbfs) and are watched: */
+  int hm_off;                 /* ... left off, as they never helped */
+  uint32_t hm_tried, hm_won;  /* ... states estimated with them, and
+                                 where they raised the groups' */
   unsigned nthreads;
   double est_cost;            /* seconds an estimate, as last measured */
   int together;               /* bfs, dfs: dead ends found among a
@@ -257,6 +267,12 @@ int expand_successors(search_t *S, expand_fn each, void *arg, int first);
 /* The estimates of a state of bits w into *hmax and *hff (0 without
  * estimates); 0 when it is a dead end left out (counted), else 1.  Where
  * pruning is off a dead end is searched like any state, estimated 0. */
+/* The same, where v is not NULL with the groups' values (groups_values)
+ * of w into v: read again only where w differs from state pw of values
+ * pv (pw NULL: in full). */
+int expand_estimate_step(search_t *S, const uint32_t *pw, const uint32_t *pv,
+                         const uint32_t *w, uint32_t *v, uint32_t *hmax,
+                         uint32_t *hff);
 int expand_estimate(search_t *S, const uint32_t *w, uint32_t *hmax,
                     uint32_t *hff);
 /* Whether pruning leaves out the state of bits w (a blind search). */
@@ -273,6 +289,10 @@ int kids_keep_child(search_t *S, void *arg, size_t place);
 /* The kept children's estimates into S->khm, S->khf, S->kdead; the same
  * on any number of threads. */
 void kids_estimate(search_t *S);
+/* The kept children's groups' estimates alone (groups_h; 0 without
+ * groups) into S->khm and S->khf: none is a dead end but by them
+ * (EST_DEAD). */
+void kids_groups(search_t *S);
 
 /* ---- the algorithms (a file each) ----------------------------------- */
 

@@ -131,6 +131,8 @@ static void search_free(search_t *S)
   ctx_free(ctx, S->khm);
   ctx_free(ctx, S->khf);
   ctx_free(ctx, S->kdead);
+  ctx_free(ctx, S->gv);
+  ctx_free(ctx, S->kgv);
   counter_free(ctx, S->C);
   if (S->value_free)
     S->value_free(S);
@@ -384,6 +386,19 @@ static gdl_status solve_auto(gdl_ctx *ctx, analyses_t *an,
     gdl_solve_opts o = *opts;
     double left = opts->max_seconds - (ctx_clock() - t0);
     int last = auto_turn(turn + 1, &next) == NULL;
+    search_turn ida;
+    uint64_t entries;
+    if (a == GDL_ASTAR && turn > 1 && groups_patterns(an->groups, &entries)) {
+      /* pattern databases were built: a space large enough for A*'s glance
+       * and bfs not to end it goes to IDA*, which needs no store, with
+       * nine tenths of the time left and no cap (Korf's fifteen-puzzles:
+       * the later turns' plans would not be shortest) */
+      ida = *t;
+      ida.part = 9.0 / 10;
+      ida.most = 0;
+      t = &ida;
+      a = GDL_IDASTAR;
+    }
     o.algorithm = a;
     o.fewest_first = opts->fewest_first || t->fewest;
     if (opts->max_seconds > 0) {
@@ -480,6 +495,8 @@ gdl_status gdl_solve(gdl_ctx *ctx, const gdl_solve_opts *opts,
       A = row_of(GDL_VALUE);
     }
     memset(&an, 0, sizeof an);
+    if (opts->max_seconds > 0)
+      an.deadline = ctx_clock() + opts->max_seconds;
     st = solve_analysed(ctx, &an, A, &o, res);
     analyses_free(ctx, &an);
     return st;

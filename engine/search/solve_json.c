@@ -131,7 +131,8 @@ gdl_status gdl_solve_json(gdl_ctx *ctx, const gdl_solve_result *r,
             "\"peak_memory_bytes\": %zu, \"bytes_per_state\": %.1f, "
             "\"algorithm\": \"%s\", \"optimal\": %s, \"pruned\": %llu, "
             "\"estimate\": %u, \"latches\": %u, \"stubborn\": %s, "
-            "\"budget\": %s, \"groups\": %u, \"counter\": %u, "
+            "\"budget\": %s, \"groups\": %u, \"patterns\": %u, "
+            "\"pattern_entries\": %llu, \"counter\": %u, "
             "\"goal_bound\": %s, \"shortened_from\": %zu, "
             "\"threads\": %u",
             (unsigned long long)r->expanded,
@@ -142,7 +143,8 @@ gdl_status gdl_solve_json(gdl_ctx *ctx, const gdl_solve_result *r,
             r->optimal ? "true" : "false",
             (unsigned long long)r->pruned, r->estimate, r->latches,
             r->stubborn ? "true" : "false", r->budget ? "true" : "false",
-            r->groups, r->counter,
+            r->groups, r->patterns,
+            (unsigned long long)r->pattern_entries, r->counter,
             r->goal_bound ? "true" : "false", r->shortened_from,
             r->threads);
   put(ctx, b, ", \"dead_start\": ");

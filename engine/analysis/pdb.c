@@ -1,0 +1,215 @@
+/*
+ * pdb.c - pattern databases: the distances to the goal of every
+ * placement of a few groups of fluents (groups.c), found by a backward
+ * breadth-first search in the abstract game, one byte a placement.
+ *
+ * Invariant: the abstract game has a state per placement (a value of
+ * each group of the pattern, numbered in mixed radix: a perfect hash),
+ * and a move per edge of a group (value i to value u) allowed where each
+ * other group of the pattern has a value the edge's mask allows; groups.c
+ * gives an edge and a mask only where some real move may do it (its
+ * questions answer "can" where unsure), so every real move that changes
+ * the pattern is an abstract move, and a real plan projects onto an
+ * abstract one no longer than the real moves that change the pattern.
+ * A placement's entry is the fewest abstract moves to a goal placement
+ * (every group at a value the goal allows); never more than the real
+ * moves needed, and PDB_NONE where none reaches one (a dead end).
+ * doc/solving.md ("Pattern databases") has the argument.
+ */
+#include <string.h>
+
+#include "analysis/analysis.h"
+
+#define PDB_NONE 0xff           /* an entry: no abstract plan */
+#define MAXV 64                 /* values of a group: bits of a mask */
+
+typedef struct {
+  uint32_t from, to;            /* the group's values */
+  uint64_t *mask;               /* per group of the pattern: its values
+                                   allowed (the edge's own group: all) */
+} pedge_t;
+
+struct pdb {
+  uint32_t ng;                  /* groups */
+  uint32_t *nv;                 /* per group: values */
+  uint64_t *radix;              /* per group: its place's weight */
+  uint8_t **goal;               /* per group, per value: a goal value */
+  pedge_t **edge;               /* per group: its edges */
+  uint32_t *ne, *ecap;
+  uint64_t n;                   /* placements */
+  uint8_t *tab;                 /* per placement: its distance */
+  uint32_t maxd;                /* the largest entry but PDB_NONE */
+};
+
+pdb_t *pdb_open(gdl_ctx *ctx, uint32_t ng, const uint32_t *nv,
+                uint64_t most)
+{
+  pdb_t *T;
+  uint32_t g;
+  uint64_t n = 1;
+  for (g = 0; g < ng; g++) {
+    if (nv[g] == 0 || nv[g] > MAXV || n > most / nv[g])
+      return NULL;
+    n *= nv[g];
+  }
+  T = ctx_alloc(ctx, sizeof *T);
+  T->ng = ng;
+  T->n = n;
+  T->nv = ctx_alloc(ctx, (ng + 1) * sizeof *T->nv);
+  T->radix = ctx_alloc(ctx, (ng + 1) * sizeof *T->radix);
+  T->goal = ctx_alloc(ctx, (ng + 1) * sizeof *T->goal);
+  T->edge = ctx_alloc(ctx, (ng + 1) * sizeof *T->edge);
+  T->ne = ctx_alloc(ctx, (ng + 1) * sizeof *T->ne);
+  T->ecap = ctx_alloc(ctx, (ng + 1) * sizeof *T->ecap);
+  for (g = ng, n = 1; g-- > 0;) {
+    T->nv[g] = nv[g];
+    T->radix[g] = n;
+    n *= nv[g];
+    T->goal[g] = ctx_alloc(ctx, nv[g] + 1);
+  }
+  return T;
+}
+
+void pdb_goal(pdb_t *T, uint32_t g, uint32_t v)
+{
+  T->goal[g][v] = 1;
+}
+
+void pdb_edge(gdl_ctx *ctx, pdb_t *T, uint32_t g, uint32_t from, uint32_t to,
+              const uint64_t *mask)
+{
+  pedge_t *e;
+  GROW(ctx, T->edge[g], T->ecap[g], T->ne[g]);
+  e = &T->edge[g][T->ne[g]++];
+  e->from = from;
+  e->to = to;
+  e->mask = ctx_alloc(ctx, (T->ng + 1) * sizeof *e->mask);
+  COPY(e->mask, mask, T->ng * sizeof *mask);
+}
+
+/* Placement x's values into v. */
+static void decode(const pdb_t *T, uint64_t x, uint32_t *v)
+{
+  uint32_t g;
+  for (g = 0; g < T->ng; g++) {
+    v[g] = (uint32_t)(x / T->radix[g]);
+    x %= T->radix[g];
+  }
+}
+
+/* Group g's edges, by the value they go to: into[at[g][u] .. at[g][u + 1]). */
+static void edges_by_target(gdl_ctx *ctx, const pdb_t *T, uint32_t g,
+                            uint32_t *at, const pedge_t **into)
+{
+  uint32_t i, u, *k = ctx_alloc(ctx, (T->nv[g] + 1) * sizeof *k);
+  for (i = 0; i < T->ne[g]; i++)
+    at[T->edge[g][i].to + 1]++;
+  for (u = 0; u < T->nv[g]; u++)
+    at[u + 1] += at[u];
+  COPY(k, at, T->nv[g] * sizeof *k);
+  for (i = 0; i < T->ne[g]; i++)
+    into[k[T->edge[g][i].to]++] = &T->edge[g][i];
+  ctx_free(ctx, k);
+}
+
+int pdb_solve(gdl_ctx *ctx, pdb_t *T, double until)
+{
+  uint32_t *q, v[MAXV], g, i, h, lv, *at[MAXV];
+  const pedge_t **into[MAXV];
+  uint64_t x, nq = 0, head = 0, lvend;
+  int done = 1;
+  if (T->ng > MAXV || T->n > UINT32_MAX)
+    return 0;
+  for (g = 0; g < T->ng; g++) {
+    at[g] = ctx_alloc(ctx, (T->nv[g] + 2) * sizeof **at);
+    into[g] = ctx_alloc(ctx, (T->ne[g] + 1) * sizeof **into);
+    edges_by_target(ctx, T, g, at[g], into[g]);
+  }
+  T->tab = ctx_alloc(ctx, T->n);
+  memset(T->tab, PDB_NONE, T->n);
+  q = ctx_alloc(ctx, T->n * sizeof *q);
+  for (x = 0; x < T->n; x++) {  /* the goal placements */
+    decode(T, x, v);
+    for (g = 0; g < T->ng && T->goal[g][v[g]]; g++)
+      ;
+    if (g == T->ng) {
+      T->tab[x] = 0;
+      q[nq++] = (uint32_t)x;
+    }
+  }
+  /* backwards: a placement one move before one of level lv; a move of
+   * group g from `from` to `to`, allowed by the others' values (which
+   * it leaves as they are) */
+  for (lv = 0, lvend = nq; head < nq && done; lv++, lvend = nq) {
+    if (lv + 1 >= PDB_NONE)
+      break;
+    for (; head < lvend; head++) {
+      uint64_t y = q[head];
+      if ((head & 0xffff) == 0 && until > 0 && ctx_clock() > until) {
+        done = 0;
+        break;
+      }
+      decode(T, y, v);
+      for (g = 0; g < T->ng; g++)
+        for (i = at[g][v[g]]; i < at[g][v[g] + 1]; i++) {
+          const pedge_t *e = into[g][i];
+          uint64_t p;
+          for (h = 0; h < T->ng && (e->mask[h] >> v[h] & 1); h++)
+            ;
+          if (h < T->ng)
+            continue;
+          p = y + ((uint64_t)e->from - e->to) * T->radix[g];
+          if (T->tab[p] == PDB_NONE) {
+            T->tab[p] = (uint8_t)(lv + 1);
+            T->maxd = lv + 1;
+            q[nq++] = (uint32_t)p;
+          }
+        }
+    }
+  }
+  ctx_free(ctx, q);
+  for (g = 0; g < T->ng; g++) {
+    ctx_free(ctx, at[g]);
+    ctx_free(ctx, into[g]);
+  }
+  if (!done) {
+    ctx_free(ctx, T->tab);
+    T->tab = NULL;
+  }
+  return done;
+}
+
+uint32_t pdb_value(const pdb_t *T, const uint32_t *v)
+{
+  uint64_t x = 0;
+  uint32_t g;
+  for (g = 0; g < T->ng; g++)
+    x += v[g] * T->radix[g];
+  return T->tab[x] == PDB_NONE ? EST_DEAD : T->tab[x];
+}
+
+uint64_t pdb_size(const pdb_t *T)
+{
+  return T ? T->n : 0;
+}
+
+void pdb_free(gdl_ctx *ctx, pdb_t *T)
+{
+  uint32_t g, i;
+  if (!T)
+    return;
+  for (g = 0; g < T->ng; g++) {
+    for (i = 0; i < T->ne[g]; i++)
+      ctx_free(ctx, T->edge[g][i].mask);
+    ctx_free(ctx, T->edge[g]);
+    ctx_free(ctx, T->goal[g]);
+  }
+  ctx_free(ctx, T->nv);
+  ctx_free(ctx, T->radix);
+  ctx_free(ctx, T->goal);
+  ctx_free(ctx, T->edge);
+  ctx_free(ctx, T->ne);
+  ctx_free(ctx, T->ecap);
+  ctx_free(ctx, T->tab);
+  ctx_free(ctx, T);
+}

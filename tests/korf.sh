@@ -1,0 +1,58 @@
+#!/bin/sh
+# korf.sh - Korf's 100 fifteen-puzzles (tests/korf100.txt), each written
+# as a GDL file in the encoding of puzzles/fifteen-puzzle-34.kif (its
+# rules as they are, the start and the goal layout made from the
+# instance: the blank top left in the goal, as in Korf's paper) and
+# solved by gdl with a time limit; prints a table (markdown) of each
+# instance's outcome and the totals: solved with the published optimal
+# length, time and states.  Not in make check: `make bench-korf`.
+#
+#   tests/korf.sh [-s SECONDS] [-a ALGORITHM] [-o OPTIONS] [FIRST [LAST]]
+GDL=${GDL:-build/gdl}
+T=60; A=auto; O=
+while getopts s:a:o: o; do
+  case $o in
+    s) T=$OPTARG;; a) A=$OPTARG;; o) O=$OPTARG;;
+    *) exit 2;;
+  esac
+done
+shift $((OPTIND - 1))
+FIRST=${1:-1}; LAST=${2:-${1:-100}}
+here=$(dirname "$0")
+rules="$here/../puzzles/fifteen-puzzle-34.kif"
+tmp=$(mktemp -d)
+[ -n "$KORF_KEEP" ] && tmp=$KORF_KEEP && mkdir -p "$tmp" || trap 'rm -rf "$tmp"' EXIT
+field() { sed -n "s/.*\"$2\": \([^,}]*\).*/\1/p" "$1" | tr -d '"'; }
+echo "| # | optimal | length | seconds | expanded | generated | states a second |"
+echo "|---:|---:|---:|---:|---:|---:|---:|"
+grep -v '^#' "$here/korf100.txt" | while read -r n opt nodes t0 t1 t2 t3 t4 t5 t6 t7 t8 t9 t10 t11 t12 t13 t14 t15; do
+  [ "$n" -lt "$FIRST" ] || [ "$n" -gt "$LAST" ] && continue
+  f=$tmp/korf$n.kif
+  {
+    echo ";; Korf's fifteen-puzzle $n (optimal $opt moves), written by tests/korf.sh"
+    i=0
+    for t in $t0 $t1 $t2 $t3 $t4 $t5 $t6 $t7 $t8 $t9 $t10 $t11 $t12 $t13 $t14 $t15; do
+      [ "$t" = 0 ] && t=blank
+      h=$i; [ "$i" = 0 ] && h=blank
+      echo "(init (tile $((i / 4 + 1)) $((i % 4 + 1)) $t))"
+      echo "(home $((i / 4 + 1)) $((i % 4 + 1)) $h)"
+      i=$((i + 1))
+    done
+    grep -v '^;' "$rules" | grep -v '^(init ' | grep -v '^(home '
+  } > "$f"
+  # shellcheck disable=SC2086
+  "$GDL" solve --json --quiet --max-seconds "$T" --algorithm "$A" $O "$f" > "$tmp/out" 2>"$tmp/err"
+  st=$(field "$tmp/out" status)
+  len=$(field "$tmp/out" length)
+  s=$(field "$tmp/out" seconds)
+  e=$(field "$tmp/out" expanded)
+  g=$(field "$tmp/out" generated)
+  [ "$st" = solved ] || len="${st:-error}"
+  ok=no; [ "$len" = "$opt" ] && ok=yes
+  rate=$(awk -v g="$g" -v s="$s" 'BEGIN { if (s > 0) printf "%.0f", g / s; else print "-" }')
+  echo "| $n | $opt | $len | $s | $e | $g | $rate |"
+  echo "$ok $s $e $g" >> "$tmp/sum"
+done
+[ -f "$tmp/sum" ] && awk -v t="$T" -v a="$A" '
+  { n++; if ($1 == "yes") { ok++; s += $2; e += $3; g += $4 } else bad++ }
+  END { printf "\n%d of %d solved with the published optimal length (%s, %s s each at most): %.1f s, %d states expanded, %d generated in all (those solved)\n", ok, n, a, t, s, e, g }' "$tmp/sum"

@@ -150,7 +150,8 @@ EMLINK  := -sENVIRONMENT=web,worker -sMODULARIZE=1 -sEXPORT_NAME=createGdl \
            -sMAXIMUM_MEMORY=2147483648 -sFORCE_FILESYSTEM=1 \
            -sEXPORTED_RUNTIME_METHODS=ccall,FS
 WEBPAGE := $(wildcard doc/playground/*.html doc/playground/*.js doc/playground/*.css)
-BUNDLED := $(wildcard puzzles/*.kif puzzles/*.hrf rules/*.kif rules/*.hrf)
+BUNDLED := $(wildcard puzzles/*.kif puzzles/*.hrf puzzles/games/*.kif \
+             rules/*.kif rules/*.hrf)
 
 $(WO)/.dir:
 	@mkdir -p $(WO) && touch $@
@@ -179,9 +180,10 @@ $(WB)/viz/viz-global.js: doc/playground/package.json doc/playground/package-lock
 # puzzle's ;#include "../rules/dogbunny.kif" reads rules/ beside it),
 # listed in files.json for the page's menu.
 $(WB)/files.json: $(WEBPAGE) $(BUNDLED) | $(WO)/.dir
-	mkdir -p $(WB)/puzzles $(WB)/rules
+	mkdir -p $(WB)/puzzles/games $(WB)/rules
 	cp $(WEBPAGE) $(WB)/
-	cp $(filter puzzles/%,$(BUNDLED)) $(WB)/puzzles/
+	cp $(filter-out puzzles/games/%,$(filter puzzles/%,$(BUNDLED))) $(WB)/puzzles/
+	cp $(filter puzzles/games/%,$(BUNDLED)) $(WB)/puzzles/games/
 	cp $(filter rules/%,$(BUNDLED)) $(WB)/rules/
 	printf '%s\n' $(BUNDLED) | sed 's/.*/"&"/' | paste -sd, - | sed 's/.*/[&]/' > $@
 

@@ -569,9 +569,13 @@ gdl_status gdl_solve_json(gdl_ctx *ctx, const gdl_solve_result *res,
 typedef enum {
   GDL_CHOOSE_MCTS,         /* Monte Carlo tree search (UCT, MCTS-Solver) */
   GDL_CHOOSE_RANDOM,       /* a legal move, uniformly at random */
+  GDL_CHOOSE_PERFECT,      /* the game's value from the state (gdl_solve's
+                              value search) and the role's move on the line
+                              of perfect play; MCTS for the time left where
+                              it is not proven in half the time */
 } gdl_chooser;
 
-/* "mcts" or "random" ("?" for none). */
+/* "mcts", "random" or "perfect" ("?" for none). */
 const char *gdl_chooser_name(gdl_chooser k);
 /* The chooser called `name` into *k: 0, or -1 (*k untouched). */
 int gdl_chooser_parse(const char *name, gdl_chooser *k);

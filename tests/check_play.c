@@ -137,6 +137,66 @@ START_TEST(test_mcts_beats_random)
 }
 END_TEST
 
+/* perfect: the game's value from each state.  Against itself tic-tac-toe
+ * is a draw; against MCTS or random play it never loses, as either side;
+ * it takes a win in one, proven, without a playout. */
+START_TEST(test_perfect_play)
+{
+  gdl_ctx *ctx = ttt();
+  gdl_state s = { 0, 0, NULL };
+  gdl_choose_opts o;
+  gdl_choose_info info;
+  gdl_term mv;
+  int i;
+  ck_assert_int_eq(play_game(ctx, GDL_CHOOSE_PERFECT, GDL_CHOOSE_PERFECT,
+                             0, 5), 50);
+  for (i = 0; i < 4; i++) {
+    gdl_chooser other = i < 2 ? GDL_CHOOSE_MCTS : GDL_CHOOSE_RANDOM;
+    long gx = play_game(ctx, i % 2 ? other : GDL_CHOOSE_PERFECT,
+                        i % 2 ? GDL_CHOOSE_PERFECT : other, 200,
+                        (uint64_t)i * 77 + 3);
+    ck_assert_msg((i % 2 ? 100 - gx : gx) >= 50, "game %d: perfect lost "
+                  "(xplayer's goal %ld)", i, gx);
+  }
+  memset(&o, 0, sizeof o);
+  o.kind = GDL_CHOOSE_PERFECT;
+  tu_play(ctx, "(mark 1 1) noop noop (mark 2 1) (mark 1 2) noop noop "
+          "(mark 2 2)", &s);
+  ck_assert_int_eq(gdl_choose_move(ctx, &s, 0, &o, &mv, &info), GDL_OK);
+  ck_assert_str_eq(gdl_term_str(ctx, mv), "(mark 1 3)");
+  ck_assert_int_eq(info.proven, 1);
+  ck_assert_int_eq(info.proven_goal, 100);
+  ck_assert_uint_eq(info.playouts, 0);
+  gdl_state_release(ctx, &s);
+  gdl_free(ctx);
+}
+END_TEST
+
+/* A game perfect cannot prove in its time (connect four from the start,
+ * 0.2 s) is played by MCTS for the time left: a legal move, not proven. */
+START_TEST(test_perfect_falls_back)
+{
+  gdl_status st;
+  gdl_ctx *ctx = tu_load(&st, 0, tu_corpus("multi/connectFour.kif"), NULL);
+  gdl_state s = { 0, 0, NULL };
+  gdl_choose_opts o;
+  gdl_choose_info info;
+  gdl_term mv;
+  ck_assert_int_eq(st, GDL_OK);
+  memset(&o, 0, sizeof o);
+  o.kind = GDL_CHOOSE_PERFECT;
+  o.seconds = 0.2;
+  tu_play(ctx, "", &s);
+  ck_assert_int_eq(gdl_choose_move(ctx, &s, 0, &o, &mv, &info), GDL_OK);
+  ck_assert_int_eq(gdl_set_state(ctx, &s), GDL_OK);
+  ck_assert(gdl_is_legal(ctx, 0, mv));
+  ck_assert_int_eq(info.proven, 0);
+  ck_assert_uint_gt(info.playouts, 0);
+  gdl_state_release(ctx, &s);
+  gdl_free(ctx);
+}
+END_TEST
+
 /* Simultaneous moves: each picks a number; the higher wins, the same is
  * a draw; 3 is legal only for the row player.  The row player's best move,
  * 3, is found by its own statistics. */
@@ -204,7 +264,9 @@ START_TEST(test_choose_random_and_errors)
   ck_assert_int_eq(gdl_choose_move(ctx, &s, 1, &o, &a, NULL), GDL_EINPUT);
   ck_assert_int_eq(gdl_chooser_parse("mcts", &o.kind), 0);
   ck_assert_int_eq(o.kind, GDL_CHOOSE_MCTS);
-  ck_assert_int_eq(gdl_chooser_parse("perfect", &o.kind), -1);
+  ck_assert_int_eq(gdl_chooser_parse("perfect", &o.kind), 0);
+  ck_assert_int_eq(o.kind, GDL_CHOOSE_PERFECT);
+  ck_assert_int_eq(gdl_chooser_parse("best", &o.kind), -1);
   ck_assert_str_eq(gdl_chooser_name(GDL_CHOOSE_RANDOM), "random");
   gdl_state_release(ctx, &s);
   gdl_free(ctx);
@@ -259,10 +321,10 @@ START_TEST(test_play_against)
                    "game; its roles: xplayer oplayer\n");
   free(out);
   free(err);
-  ck_assert_int_eq(tu_gdl_run(&out, &err, "play %s --against oplayer=perfect",
+  ck_assert_int_eq(tu_gdl_run(&out, &err, "play %s --against oplayer=best",
                    ttt_path), 2);
-  ck_assert_str_eq(err, "gdl: --against oplayer=perfect: the computer plays "
-                   "mcts or random, not 'perfect'\n");
+  ck_assert_str_eq(err, "gdl: --against oplayer=best: the computer plays "
+                   "mcts, perfect or random, not 'best'\n");
   free(out);
   free(err);
 }
@@ -277,6 +339,8 @@ Suite *play_suite(void)
   tcase_add_loop_test(tc, test_mcts_blocks, 0, 5);
   tcase_add_test(tc, test_mcts_deterministic);
   tcase_add_test(tc, test_mcts_beats_random);
+  tcase_add_test(tc, test_perfect_play);
+  tcase_add_test(tc, test_perfect_falls_back);
   tcase_add_test(tc, test_mcts_simultaneous);
   tcase_add_test(tc, test_choose_random_and_errors);
   tcase_add_test(tc, test_play_against);

@@ -29,6 +29,9 @@ const app = {
   worker: null,
   graphWorker: null,
   lastSolve: null,               /* web_solve's last answer: {from_step, solve} */
+  computer: [],                  /* multi-role: the computer plays role i */
+  roles: "",                     /* the roles the opponent boxes are for */
+  thinker: null,                 /* the worker choosing a computer's move */
 };
 
 function call(fn, types, args) {
@@ -246,6 +249,7 @@ function refresh(state) {
   app.chosen = [];
   showState();
   showPlanPosition();
+  think();
 }
 
 function showState() {
@@ -255,8 +259,10 @@ function showState() {
   hist.textContent = "";
   if (!S) {
     $("game-status").textContent = app.loaded && app.loaded.ok ? "Not a game: nothing to play." : "Fix the errors to play.";
+    $("opponents").hidden = true;
     return;
   }
+  showOpponents();
   const goals = S.goals.map((g) => (S.goals.length > 1 ? g.role + " " : "") + (g.goal === null ? "none" : g.goal)).join(", ");
   const won = S.terminal && S.goals.length && S.goals[0].goal === 100;
   const gs = $("game-status");
@@ -299,11 +305,94 @@ function chooseMove(role, move) {
     play(app.chosen.join(" "));
   } else {
     showState();
+    think();
+  }
+}
+
+/* ---- the computer as a player ----------------------------------------- */
+
+/* A box per role for a game of several roles: checked, the computer
+ * plays it.  Made anew when the roles change (another game). */
+function showOpponents() {
+  const roles = app.state.legal.map((r) => r.role);
+  $("opponents").hidden = roles.length < 2;
+  if (roles.join(" ") === app.roles) return;
+  app.roles = roles.join(" ");
+  app.computer = roles.map(() => false);
+  const span = $("opponent-roles");
+  span.textContent = "";
+  roles.forEach((role, i) => {
+    const box = el("input", { type: "checkbox", title: `The computer plays ${role}` });
+    box.dataset.role = role;
+    box.onchange = () => {
+      app.computer[i] = box.checked;
+      think();
+    };
+    const label = el("label");
+    label.append(box, " " + role);
+    span.appendChild(label);
+  });
+}
+
+/* While the computer plays a role: a role with one legal move (a noop
+ * while the other moves) plays it, and the next computer role without a
+ * move in this state chooses one, in a worker (web_choose) so that the
+ * page never freezes; its move is then chosen as a person's would be. */
+function think() {
+  const S = app.state;
+  if (app.thinker || !S || S.terminal || !app.computer.some(Boolean)) return;
+  const only = S.legal.findIndex((r, k) => !app.chosen[k] && r.moves.length === 1);
+  if (only >= 0) {
+    chooseMove(only, S.legal[only].moves[0]);
+    return;
+  }
+  const i = S.legal.findIndex((r, k) => app.computer[k] && !app.chosen[k] && r.moves.length);
+  if (i < 0) return;
+  const kind = $("opponent-kind").value, seconds = Number($("opponent-seconds").value) || 1;
+  const step = S.step, role = S.legal[i].role;
+  $("opponent-status").textContent = `${role} is thinking…`;
+  app.thinker = new Worker("worker.js");
+  app.thinker.onmessage = (ev) => {
+    const m = ev.data;
+    if (m.type === "progress") return;
+    stopThinking();
+    if (m.type === "error") {
+      $("opponent-status").textContent = `${role}: ${m.message}`;
+      return;
+    }
+    const r = m.result;
+    $("opponent-status").textContent = `${r.role} played ${r.move} (${kind}: ` +
+      (r.proven ? `proven, goal ${r.goal}` : r.goal === null ? "no estimate" : `expects goal ${r.goal}`) +
+      `, ${r.seconds.toFixed(2)} s)`;
+    if (app.state && app.state.step === step) chooseMove(i, r.move);
+  };
+  app.thinker.onerror = (e) => {
+    stopThinking();
+    $("opponent-status").textContent = `${role}: the computer failed: ${e.message}`;
+  };
+  app.thinker.postMessage({ files: app.files, name: app.name, text: app.checkedText,
+                            moves: S.moves, choose: { role: i, kind, seconds } });
+}
+
+function stopThinking() {
+  if (app.thinker) {
+    app.thinker.terminate();
+    app.thinker = null;
   }
 }
 
 function play(joint) {
   refresh(call("web_play", ["string"], [joint]));
+}
+
+/* Takes back the last move, and, when the computer plays, the moves back
+ * to the last state where a person had a choice. */
+function undo() {
+  stopThinking();
+  let s = call("web_undo");
+  const person = (st) => st.legal.some((r, i) => !app.computer[i] && r.moves.length > 1);
+  while (!s.error && s.step > 0 && !person(s)) s = call("web_undo");
+  refresh(s);
 }
 
 /* ---- explain and trace ------------------------------------------------ */
@@ -581,8 +670,11 @@ async function start() {
   $("check").onclick = check;
   $("puzzle").onchange = () => openFile($("puzzle").value);
   $("syntax").onchange = syntaxChanged;
-  $("undo").onclick = () => refresh(call("web_undo"));
-  $("restart").onclick = () => refresh(call("web_restart"));
+  $("undo").onclick = undo;
+  $("restart").onclick = () => {
+    stopThinking();
+    refresh(call("web_restart"));
+  };
   $("solve").onclick = solve;
   $("stop").onclick = stop;
   $("explain").onclick = () => explain($("explain-fact").value.trim());

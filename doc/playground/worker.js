@@ -1,10 +1,12 @@
-/* worker.js - the playground's solver, in a Web Worker so that a long
- * search never freezes the page.  The page stops a search by terminating
+/* worker.js - the playground's solver, and its computer player, in a Web
+ * Worker so that a long search never freezes the page.  The page stops a search by terminating
  * the worker (a running WebAssembly call cannot be interrupted otherwise),
  * and starts a new one for the next search.
  *
  * Message in:  {files: {path: text}, name, text, moves: [joint move, ...],
- *               algorithm, seconds, states, fromCurrent}
+ *               algorithm, seconds, states, fromCurrent}, or, for a
+ *               computer's move, {files, name, text, moves, choose: {role,
+ *               kind, seconds}} (answered by web_choose)
  * Messages out: {type: "progress", depth, expanded, generated, seconds,
  *               memory, algorithm}, then {type: "done", result} (web_solve's
  *               answer, {from_step, solve}, with wall_seconds) or {type:
@@ -29,6 +31,13 @@ onmessage = async (ev) => {
     for (const mv of job.moves) {
       const s = call("web_play", ["string"], [mv]);
       if (s.error) throw new Error(s.error);
+    }
+    if (job.choose) {          /* a computer's move, not a solve */
+      const result = call("web_choose", ["number", "string", "number"],
+                          [job.choose.role, job.choose.kind, job.choose.seconds]);
+      if (result.error) throw new Error(result.error);
+      postMessage({ type: "done", result });
+      return;
     }
     const t0 = performance.now();
     const result = call("web_solve", ["string", "number", "number", "number"],

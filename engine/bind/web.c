@@ -38,6 +38,7 @@ const char *web_trace(const char *does);
 const char *web_graph(const char *name, double max_states, int plan);
 const char *web_query(const char *pattern);
 const char *web_version(void);
+const char *web_choose(int role, const char *kind, double seconds);
 
 /* ---- the JSON text returned ------------------------------------------- */
 
@@ -385,6 +386,50 @@ const char *web_play(const char *joint)
   }
   gdl_state_release(ctx, &nx);
   return web_state();
+}
+
+/* The computer's move for role number `role` in the current state,
+ * chosen by `kind` ("mcts", "perfect" or "random"; gdl_choose_move) within
+ * `seconds`: {"role", "move", "proven", "goal" (under perfect play when
+ * proven, else the expected goal, or null), "playouts", "states",
+ * "seconds"}.  The page asks it in its worker, so that thinking never
+ * freezes the page, and plays the move itself. */
+EMSCRIPTEN_KEEPALIVE
+const char *web_choose(int role, const char *kind, double seconds)
+{
+  gdl_choose_opts o;
+  gdl_choose_info info;
+  gdl_term mv;
+  char m[4096];
+  if (!ready)
+    return error("no game is loaded");
+  if (role < 0 || (size_t)role >= gdl_role_count(ctx))
+    return error("no role number %d", role);
+  memset(&o, 0, sizeof o);
+  if (gdl_chooser_parse(kind, &o.kind) != 0)
+    return error("no computer player '%s': mcts, perfect or random", kind);
+  o.seconds = seconds > 0 ? seconds : 1;
+  o.seed = (uint64_t)depth * 1000003u + (uint64_t)role;
+  if (gdl_choose_move(ctx, &stack[depth - 1], (size_t)role, &o, &mv,
+                      &info) != GDL_OK)
+    return error("%s", gdl_errmsg(ctx));
+  gdl_term_write(ctx, mv, m, sizeof m);
+  begin();
+  puts_("{\"role\": ");
+  put_str(gdl_term_str(ctx, gdl_role(ctx, (size_t)role)));
+  puts_(", \"move\": ");
+  put_str(m);
+  putf(", \"proven\": %s, \"goal\": ", info.proven ? "true" : "false");
+  if (info.proven)
+    putf("%ld", info.proven_goal);
+  else if (info.value >= 0)
+    putf("%.0f", info.value);
+  else
+    puts_("null");
+  putf(", \"playouts\": %llu, \"states\": %llu, \"seconds\": %.3f}",
+       (unsigned long long)info.playouts, (unsigned long long)info.nodes,
+       info.seconds);
+  return out;
 }
 
 /* Takes back the last joint move played. */

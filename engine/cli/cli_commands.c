@@ -143,7 +143,8 @@ static const cli_command commands[] = {
     "into KIF.\n" },
   { "play", cmd_play, CLI_OPTS_ALL, 0, NULL,
     "FILE... [--against R=K] play it in the terminal, or against the computer",
-    "usage: gdl play FILE... [--moves M] [--against ROLE=mcts|random]...\n"
+    "usage: gdl play FILE... [--moves M]\n"
+    "                [--against ROLE=mcts|perfect|random]...\n"
     "                [--think S | --playouts N] [--seed N]\n"
     "Plays the game in the terminal: shows the state (facts grouped by\n"
     "relation) and the numbered legal moves; type a number or a move.\n"
@@ -152,10 +153,13 @@ static const cli_command commands[] = {
     "With several roles you choose each role's move in turn (a role with a\n"
     "single legal move plays it by itself).  Reads one command per line,\n"
     "so it can be driven through a pipe.\n"
-    "  --against ROLE=mcts|random  the computer plays ROLE (the option may\n"
-    "             be given once per role): mcts, Monte Carlo tree search,\n"
-    "             takes a proven win and avoids a proven loss; random, a\n"
-    "             legal move at random.  u undoes back to your last choice.\n"
+    "  --against ROLE=mcts|perfect|random  the computer plays ROLE (the\n"
+    "             option may be given once per role): mcts, Monte Carlo tree\n"
+    "             search, takes a proven win and avoids a proven loss;\n"
+    "             perfect, the game's value from each state (gdl solve's)\n"
+    "             and a move of perfect play, mcts where it is not proven\n"
+    "             in half the time; random, a legal move at random.  u\n"
+    "             undoes back to your last choice.\n"
     "  --think S  seconds the computer thinks a move (default 1)\n"
     "  --playouts N  rounds of search a move instead (the same moves for\n"
     "             the same --seed)\n" },

@@ -242,13 +242,13 @@ static int parse_against(gdl_ctx *ctx, const opts_t *o, int *comp)
     int ri;
     char name[256];
     if (!eq || eq == a || (size_t)(eq - a) >= sizeof name)
-      return usage_error("--against takes ROLE=mcts or ROLE=random, not "
-                         "'%s'", a);
+      return usage_error("--against takes ROLE=mcts, ROLE=perfect or "
+                         "ROLE=random, not '%s'", a);
     memcpy(name, a, (size_t)(eq - a));
     name[eq - a] = 0;
     if (gdl_chooser_parse(eq + 1, &kind) != 0)
-      return usage_error("--against %s: the computer plays mcts or random, "
-                         "not '%s'", a, eq + 1);
+      return usage_error("--against %s: the computer plays mcts, perfect or "
+                         "random, not '%s'", a, eq + 1);
     if (gdl_parse_term(ctx, name, 0, &role) != GDL_OK ||
         (ri = gdl_role_index(ctx, role)) < 0) {
       fprintf(stderr, "gdl: --against %s: %s is not a role of this game; "
@@ -280,15 +280,20 @@ static int computer_move(gdl_ctx *ctx, const opts_t *o, const gdl_state *s,
     return fail(ctx, st);
   printf("%s plays ", gdl_term_str(ctx, gdl_role(ctx, r)));
   printf("%s", gdl_term_str(ctx, *t));
-  if (co.kind == GDL_CHOOSE_MCTS && info.playouts) {
-    printf("  (%s: %llu playouts in %.2f s", gdl_chooser_name(co.kind),
+  if (co.kind == GDL_CHOOSE_PERFECT && info.proven && !info.playouts) {
+    printf("  (perfect: %llu states in %.2f s, goal %ld under perfect play)",
+           (unsigned long long)info.nodes, info.seconds, info.proven_goal);
+  } else if (co.kind != GDL_CHOOSE_RANDOM && info.playouts) {
+    printf("  (%s%s: %llu playouts in %.2f s",
+           co.kind == GDL_CHOOSE_PERFECT ? "perfect not proven in time; " : "",
+           gdl_chooser_name(GDL_CHOOSE_MCTS),
            (unsigned long long)info.playouts, info.seconds);
     if (info.proven)
       printf(", proven: goal %ld", info.proven_goal);
     else if (info.value >= 0)
       printf(", expects goal %.0f", info.value);
     printf(")");
-  } else if (co.kind == GDL_CHOOSE_MCTS) {
+  } else if (co.kind != GDL_CHOOSE_RANDOM) {
     printf("  (its only move)");
   } else {
     printf("  (%s)", gdl_chooser_name(co.kind));

@@ -599,6 +599,46 @@ static gdl_status choose_mcts(gdl_ctx *ctx, const gdl_state *state,
   return st;
 }
 
+/* perfect: the game's value from the state by gdl_solve's value search
+ * (retrograde over the graph, alpha-beta where it does not fit), given
+ * half the time (10 s without a deadline), and the role's move on the
+ * line of perfect play.  A game it does not prove in that time (or one
+ * of a single role, or a dead end) is left to MCTS for the time left. */
+static gdl_status choose_perfect(gdl_ctx *ctx, const gdl_state *state,
+                                 size_t role, const gdl_choose_opts *o,
+                                 gdl_term *move, gdl_choose_info *info)
+{
+  gdl_solve_opts so;
+  gdl_solve_result res;
+  gdl_choose_opts rest = *o;
+  double t0 = ctx_clock(), left;
+  gdl_status st;
+  memset(&so, 0, sizeof so);
+  so.algorithm = GDL_VALUE;
+  so.start = state;
+  so.threads = 1;
+  so.max_seconds = o->seconds > 0 ? o->seconds / 2 : 10;
+  st = gdl_solve(ctx, &so, &res);
+  if (st == GDL_OK && res.game && res.status == GDL_SOLVED &&
+      res.length > 0) {
+    *move = res.plan[role];
+    if ((st = gdl_set_state(ctx, state)) != GDL_OK)  /* as MCTS leaves it */
+      return st;
+    info->proven = 1;
+    info->proven_goal = res.values[role];
+    info->value = (double)res.values[role];
+    info->nodes = res.stored;
+    return GDL_OK;
+  }
+  if (st != GDL_OK && st != GDL_ELIMIT)
+    return st;
+  rest.kind = GDL_CHOOSE_MCTS;
+  left = o->seconds - (ctx_clock() - t0);
+  if (o->seconds > 0)          /* what is left, a round at the least */
+    rest.seconds = left > 0.01 ? left : 0.01;
+  return choose_mcts(ctx, state, role, &rest, move, info);
+}
+
 gdl_status gdl_choose_move(gdl_ctx *ctx, const gdl_state *state, size_t role,
                            const gdl_choose_opts *o, gdl_term *move,
                            gdl_choose_info *info)
@@ -631,6 +671,11 @@ gdl_status gdl_choose_move(gdl_ctx *ctx, const gdl_state *state, size_t role,
     info->seconds = ctx_clock() - t0;
     return GDL_OK;
   }
+  if (o && o->kind == GDL_CHOOSE_PERFECT) {
+    st = choose_perfect(ctx, state, role, o, move, info);
+    info->seconds = ctx_clock() - t0;
+    return st;
+  }
   st = choose_mcts(ctx, state, role, o, move, info);
   info->seconds = ctx_clock() - t0;
   return st;
@@ -638,7 +683,8 @@ gdl_status gdl_choose_move(gdl_ctx *ctx, const gdl_state *state, size_t role,
 
 const char *gdl_chooser_name(gdl_chooser k)
 {
-  return k == GDL_CHOOSE_MCTS ? "mcts" : k == GDL_CHOOSE_RANDOM ? "random" : "?";
+  return k == GDL_CHOOSE_MCTS ? "mcts" : k == GDL_CHOOSE_RANDOM ? "random"
+         : k == GDL_CHOOSE_PERFECT ? "perfect" : "?";
 }
 
 int gdl_chooser_parse(const char *name, gdl_chooser *k)
@@ -647,6 +693,8 @@ int gdl_chooser_parse(const char *name, gdl_chooser *k)
     *k = GDL_CHOOSE_MCTS;
   else if (strcmp(name, "random") == 0)
     *k = GDL_CHOOSE_RANDOM;
+  else if (strcmp(name, "perfect") == 0)
+    *k = GDL_CHOOSE_PERFECT;
   else
     return -1;
   return 0;

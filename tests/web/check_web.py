@@ -334,6 +334,27 @@ def scenario(d, url, outdir, screenshot):
           d.find_element(By.ID, "solve").is_enabled(), "Stop ends the search")
     choose_algorithm(d, "auto")
 
+    # a game against the computer: Nim 3-4-5, the computer plays second
+    # perfectly (in its worker); after the person's (take a 1) the one
+    # winning answer is (take a 1) again (nim-sum 0), proven
+    open_puzzle(d, "puzzles/games/nim-3-4-5.kif")
+    boxes = d.find_elements(By.CSS_SELECTOR, "#opponent-roles input")
+    check(len(boxes) == 2 and d.find_element(By.ID, "opponents").is_displayed(),
+          "a computer box per role of a game")
+    Select(d.find_element(By.ID, "opponent-kind")).select_by_value("perfect")
+    boxes[1].click()
+    d.find_element(By.CSS_SELECTOR, "#moves button.move[data-move='(take a 1)']").click()
+    wait(d, lambda: len(d.find_elements(By.CSS_SELECTOR, "#history li")) == 2, 60,
+         "the computer's answer")
+    hist = [e.text for e in d.find_elements(By.CSS_SELECTOR, "#history li")]
+    check(hist == ["(take a 1) noop", "noop (take a 1)"],
+          "the computer answers with the winning move (%s)" % hist)
+    check("proven, goal 100" in text(d, "#opponent-status"),
+          "and says it wins (%s)" % text(d, "#opponent-status"))
+    d.find_element(By.ID, "undo").click()        # back to the person's choice
+    check(text(d, "#game-status").startswith("Step 0"), "undo goes back past the computer's move")
+    boxes[1].click()
+
     # the console: no JavaScript errors
     logs = [l for l in d.get_log("browser") if l["level"] == "SEVERE"
             and "favicon" not in l["message"]]

@@ -69,6 +69,14 @@ static char *reply(ggp_player *p, const char *msg, int ok)
   return r;
 }
 
+/* The player's reply to msg is `want` (and its status ok). */
+static void says(ggp_player *p, const char *msg, int ok, const char *want)
+{
+  char *r = reply(p, msg, ok);
+  ck_assert_str_eq(r, want);
+  free(r);
+}
+
 static char *rules_of(const char *path)
 {
   FILE *f = fopen(path, "r");
@@ -101,19 +109,11 @@ START_TEST(test_player_match)
   int turn;
   ck_assert_int_eq(st, GDL_OK);
   ggp_player_init(&p, 1, "gdl", NULL);
-  r = reply(&p, "(INFO)", 0);
-  ck_assert_str_eq(r, "((name gdl) (status available))");
-  free(r);
+  says(&p, "(INFO)", 0, "((name gdl) (status available))");
   sprintf(msg, "(start m.1 oplayer (%s) 10 1)", rules);
-  r = reply(&p, msg, 0);
-  ck_assert_str_eq(r, "ready");
-  free(r);
-  r = reply(&p, msg, 0);
-  ck_assert_str_eq(r, "busy");
-  free(r);
-  r = reply(&p, "(Info)", 0);
-  ck_assert_str_eq(r, "((name gdl) (status busy))");
-  free(r);
+  says(&p, msg, 0, "ready");
+  says(&p, msg, 0, "busy");
+  says(&p, "(Info)", 0, "((name gdl) (status busy))");
   ck_assert_int_eq(gdl_initial(ref, &s), GDL_OK);
   for (turn = 0; turn < 20; turn++) {
     gdl_term joint[2], t;
@@ -141,20 +141,12 @@ START_TEST(test_player_match)
   /* xplayer played its first move each time: the player won or drew */
   ck_assert_int_ge(gdl_goal(ref, 1), 50);
   sprintf(msg, "(STOP m.1 %s)", last);
-  r = reply(&p, msg, 0);
-  ck_assert_str_eq(r, "done");
-  free(r);
-  r = reply(&p, "(INFO)", 0);
-  ck_assert_str_eq(r, "((name gdl) (status available))");
-  free(r);
+  says(&p, msg, 0, "done");
+  says(&p, "(INFO)", 0, "((name gdl) (status available))");
   /* the next match, aborted */
   sprintf(msg, "(START m.2 xplayer (%s) 10 1)", rules);
-  r = reply(&p, msg, 0);
-  ck_assert_str_eq(r, "ready");
-  free(r);
-  r = reply(&p, "(ABORT m.2)", 0);
-  ck_assert_str_eq(r, "aborted");
-  free(r);
+  says(&p, msg, 0, "ready");
+  says(&p, "(ABORT m.2)", 0, "aborted");
   ck_assert_uint_eq(p.matches, 2);
   ggp_player_end(&p);
   gdl_state_release(ref, &s);
@@ -199,17 +191,11 @@ START_TEST(test_player_errors)
   r = reply(&p, "(START m.0 oplayer ((role x) (<= (legal x a)) ) 10 1)", -1);
   ck_assert_msg(strncmp(r, "error: START: the rules do not load: ", 37) == 0, "%s", r);
   free(r);
-  r = reply(&p, "(START m.0 nobody ((role x) (init p) (legal x a) (goal x 100)"
-                " (<= terminal (true p))) 10 1)", -1);
-  ck_assert_str_eq(r, "error: START: nobody is not a role of the game");
-  free(r);
-  r = reply(&p, "(START m.0 x role 10 1)", -1);
-  ck_assert_str_eq(r, "error: START: the rules are not a list");
-  free(r);
+  says(&p, "(START m.0 nobody ((role x) (init p) (legal x a) (goal x 100)"
+                " (<= terminal (true p))) 10 1)", -1, "error: START: nobody is not a role of the game");
+  says(&p, "(START m.0 x role 10 1)", -1, "error: START: the rules are not a list");
   sprintf(msg, "(START m.1 oplayer (%s) 10 ten)", rules);
-  r = reply(&p, msg, -1);
-  ck_assert_str_eq(r, "error: START: the clocks are not numbers of seconds");
-  free(r);
+  says(&p, msg, -1, "error: START: the clocks are not numbers of seconds");
   sprintf(msg, "(START m.1 xplayer (%s) 10 1)", rules);
   r = reply(&p, msg, 0);
   free(r);
@@ -227,18 +213,10 @@ START_TEST(test_player_errors)
   r = reply(&p, "(PLAY m.1 nil)", 0);
   ck_assert_msg(strncmp(r, "(mark ", 6) == 0, "%s", r);
   free(r);
-  r = reply(&p, "(PLAY m.1 ((mark 1 1) noop))", 0);
-  ck_assert_str_eq(r, "noop");
-  free(r);
-  r = reply(&p, "(PLAY m.1 nil)", -1);
-  ck_assert_str_eq(r, "error: nil after the first move of the match");
-  free(r);
-  r = reply(&p, "(ping)", 0);
-  ck_assert_str_eq(r, "busy");
-  free(r);
-  r = reply(&p, "(PREVIEW ((role x)) 10)", 0);
-  ck_assert_str_eq(r, "ready");
-  free(r);
+  says(&p, "(PLAY m.1 ((mark 1 1) noop))", 0, "noop");
+  says(&p, "(PLAY m.1 nil)", -1, "error: nil after the first move of the match");
+  says(&p, "(ping)", 0, "busy");
+  says(&p, "(PREVIEW ((role x)) 10)", 0, "ready");
   ggp_player_end(&p);
   free(msg);
   free(rules);
@@ -260,9 +238,7 @@ START_TEST(test_player_short_clock)
   ck_assert_int_eq(st, GDL_OK);
   ggp_player_init(&p, 3, "gdl", NULL);
   sprintf(msg, "(START c4 red (%s) 5 0.05)", rules);
-  r = reply(&p, msg, 0);
-  ck_assert_str_eq(r, "ready");
-  free(r);
+  says(&p, msg, 0, "ready");
   ck_assert_int_eq(gdl_initial(ref, &s), GDL_OK);
   for (turn = 0; turn < 6; turn++) {
     gdl_term joint[2];

@@ -76,18 +76,7 @@ static gdl_solve_result solve_pdb(gdl_ctx *ctx, gdl_algorithm alg,
 static gdl_solve_result solve(gdl_ctx *ctx, gdl_algorithm alg,
                               uint64_t max_states, double max_seconds)
 {
-  gdl_solve_opts o;
-  gdl_solve_result res;
-  gdl_status st;
-  memset(&o, 0, sizeof o);
-  memset(&res, 0, sizeof res);
-  o.algorithm = alg;
-  o.max_states = max_states;
-  o.max_seconds = max_seconds;
-  st = gdl_solve(ctx, &o, &res);
-  ck_assert_msg(st == GDL_OK, "gdl_solve: status %d: %s", (int)st,
-                gdl_errmsg(ctx));
-  return res;
+  return solve_pdb(ctx, alg, max_states, max_seconds, 0);
 }
 
 /* ---- the puzzles ------------------------------------------------------ */

@@ -105,6 +105,11 @@ void cli_main_help(FILE *out);
 
 /* "gdl: MESSAGE" on stderr; returns 2, the exit status of bad usage. */
 int usage_error(const char *fmt, ...);
+/* Option opt's argument a, ROLE=VALUE (takes: its form, for the usage
+ * error): the role's index, VALUE in *value; or -1, the error said (a
+ * usage error, or the game's roles when ROLE is none of them). */
+int role_option(gdl_ctx *ctx, const char *opt, const char *takes,
+                const char *a, const char **value);
 /* Set by on_sigint, the SIGINT handler: the library stops (the flag is
  * handed to gdl_set_interrupt), and so does gdl bench. */
 extern volatile int cli_interrupted;

@@ -226,31 +226,18 @@ int cmd_match(gdl_ctx *ctx, const opts_t *o)
     goto out;
   }
   for (i = 0; i < (size_t)o->players.n; i++) {
-    const char *a = o->players.v[i], *eq = strchr(a, '=');
-    gdl_term role;
-    int ri;
-    char name[256];
-    if (!eq || eq == a || !eq[1] || (size_t)(eq - a) >= sizeof name) {
-      rc = usage_error("--player takes ROLE=URL, not '%s'", a);
-      goto out;
-    }
-    memcpy(name, a, (size_t)(eq - a));
-    name[eq - a] = 0;
-    if (gdl_parse_term(ctx, name, 0, &role) != GDL_OK ||
-        (ri = gdl_role_index(ctx, role)) < 0) {
-      fprintf(stderr, "gdl: --player %s: %s is not a role of this game; "
-              "its roles:", a, name);
-      for (r = 0; r < k; r++)
-        fprintf(stderr, " %s", gdl_term_str(ctx, gdl_role(ctx, r)));
-      fprintf(stderr, "\n");
+    const char *a = o->players.v[i], *url;
+    int ri = role_option(ctx, "--player", "ROLE=URL", a, &url);
+    if (ri < 0) {
       rc = 2;
       goto out;
     }
     if (urls[ri]) {
-      rc = usage_error("--player: two players for %s", name);
+      rc = usage_error("--player: two players for %s",
+                       gdl_term_str(ctx, gdl_role(ctx, (size_t)ri)));
       goto out;
     }
-    urls[ri] = (char *)(eq + 1);
+    urls[ri] = (char *)url;
   }
   for (r = 0; r < k; r++)
     if (!urls[r]) {

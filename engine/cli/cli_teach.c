@@ -236,28 +236,15 @@ static int parse_against(gdl_ctx *ctx, const opts_t *o, int *comp)
   for (r = 0; r < k; r++)
     comp[r] = -1;
   for (i = 0; i < o->against.n; i++) {
-    const char *a = o->against.v[i], *eq = strchr(a, '=');
+    const char *a = o->against.v[i], *v;
     gdl_chooser kind;
-    gdl_term role;
-    int ri;
-    char name[256];
-    if (!eq || eq == a || (size_t)(eq - a) >= sizeof name)
-      return usage_error("--against takes ROLE=mcts, ROLE=perfect or "
-                         "ROLE=random, not '%s'", a);
-    memcpy(name, a, (size_t)(eq - a));
-    name[eq - a] = 0;
-    if (gdl_chooser_parse(eq + 1, &kind) != 0)
-      return usage_error("--against %s: the computer plays mcts, perfect or "
-                         "random, not '%s'", a, eq + 1);
-    if (gdl_parse_term(ctx, name, 0, &role) != GDL_OK ||
-        (ri = gdl_role_index(ctx, role)) < 0) {
-      fprintf(stderr, "gdl: --against %s: %s is not a role of this game; "
-              "its roles:", a, name);
-      for (r = 0; r < k; r++)
-        fprintf(stderr, " %s", gdl_term_str(ctx, gdl_role(ctx, r)));
-      fprintf(stderr, "\n");
+    int ri = role_option(ctx, "--against", "ROLE=mcts, ROLE=perfect or "
+                         "ROLE=random", a, &v);
+    if (ri < 0)
       return 2;
-    }
+    if (gdl_chooser_parse(v, &kind) != 0)
+      return usage_error("--against %s: the computer plays mcts, perfect or "
+                         "random, not '%s'", a, v);
     comp[ri] = (int)kind;
   }
   return 0;

@@ -207,3 +207,30 @@ void step_text(gdl_ctx *ctx, const gdl_term *mv, size_t k, char *buf,
       at = len - 1;
   }
 }
+
+int role_option(gdl_ctx *ctx, const char *opt, const char *takes,
+                const char *a, const char **value)
+{
+  const char *eq = strchr(a, '=');
+  char name[256];
+  gdl_term role;
+  size_t r, k = gdl_role_count(ctx);
+  int ri;
+  if (!eq || eq == a || !eq[1] || (size_t)(eq - a) >= sizeof name) {
+    usage_error("%s takes %s, not '%s'", opt, takes, a);
+    return -1;
+  }
+  memcpy(name, a, (size_t)(eq - a));
+  name[eq - a] = 0;
+  if (gdl_parse_term(ctx, name, 0, &role) != GDL_OK ||
+      (ri = gdl_role_index(ctx, role)) < 0) {
+    fprintf(stderr, "gdl: %s %s: %s is not a role of this game; its roles:",
+            opt, a, name);
+    for (r = 0; r < k; r++)
+      fprintf(stderr, " %s", gdl_term_str(ctx, gdl_role(ctx, r)));
+    fprintf(stderr, "\n");
+    return -1;
+  }
+  *value = eq + 1;
+  return ri;
+}

@@ -356,9 +356,12 @@ typedef struct {
 
 /* Evaluates every stratum of a phase, in order. */
 void eval_phase(gdl_ctx *ctx, int phase);
-/* The state phase for the state whose `true` atoms are atoms[0..n): the
- * relations that read no fluent whose facts changed since the state held
- * keep their facts, the others are computed again. */
+/* The same for the components that add to a relation marked in dirty
+ * (NULL: all of them). */
+void eval_phase_dirty(gdl_ctx *ctx, int phase, const uint8_t *dirty);
+/* eval_state.c: the state phase for the state whose `true` atoms are
+ * atoms[0..n): the relations that read no fluent whose facts changed
+ * since the state held keep their facts, the others are computed again. */
 void eval_new_state(gdl_ctx *ctx, const gdl_term *atoms, uint32_t n);
 /* The same over a database that has only grown since each relation r had
  * since[r] facts, every one of which the phase's rules have seen (the
@@ -367,6 +370,10 @@ void eval_new_state(gdl_ctx *ctx, const gdl_term *atoms, uint32_t n);
 void eval_phase_since(gdl_ctx *ctx, int phase, const uint32_t *since);
 /* Empties the relations of a phase (and of the later phases). */
 void eval_clear(gdl_ctx *ctx, int phase);
+/* A new state's clearing that keeps some of the state phase: the facts of
+ * `true`, of the move phase and of the state relations marked in dirty
+ * dropped, every state and move memo entry ended. */
+void eval_clear_dirty(gdl_ctx *ctx, const uint8_t *dirty);
 /* Empties one relation. */
 void eval_drop(gdl_ctx *ctx, uint32_t rel);
 /* Adds a fact; returns 1 when it is new. */

@@ -233,19 +233,35 @@ void eval_drop(gdl_ctx *ctx, uint32_t r)
   }
 }
 
-void eval_clear(gdl_ctx *ctx, int phase)
+/* The facts of the relations of phase `phase` and after dropped (with
+ * dirty: only `true`'s, the move phase's and those marked), and their
+ * phases' memo entries with a new epoch. */
+static void drop_phase(gdl_ctx *ctx, int phase, const uint8_t *dirty)
 {
   uint32_t r, i;
-  if (phase <= P_STATE)
-    ctx->state_whole = 0;
   for (i = (uint32_t)phase; i < 3; i++) {
     ctx->epoch[i]++;
     if (i != P_STATIC)           /* static answers hold for good */
       ctx->lazypooln[i] = 0;
   }
-  for (r = 0; r < ctx->nrels; r++)
-    if (ctx->rels[r].phase >= phase && ctx->rels[r].n)
+  for (r = 0; r < ctx->nrels; r++) {
+    const rel_t *R = &ctx->rels[r];
+    if (R->phase >= phase && R->n &&
+        (!dirty || r == ctx->r_true || R->phase == P_MOVE || dirty[r]))
       eval_drop(ctx, r);
+  }
+}
+
+void eval_clear(gdl_ctx *ctx, int phase)
+{
+  if (phase <= P_STATE)
+    ctx->state_whole = 0;
+  drop_phase(ctx, phase, NULL);
+}
+
+void eval_clear_dirty(gdl_ctx *ctx, const uint8_t *dirty)
+{
+  drop_phase(ctx, P_STATE, dirty);
 }
 
 /* ---- matching --------------------------------------------------------- */
@@ -1070,159 +1086,25 @@ void eval_phase_since(gdl_ctx *ctx, int phase, const uint32_t *since)
   }
 }
 
-void eval_phase(gdl_ctx *ctx, int phase)
+void eval_phase_dirty(gdl_ctx *ctx, int phase, const uint8_t *dirty)
 {
-  uint32_t i;
+  uint32_t i, j;
   ctx->lazy_mode = LAZY_OFF;     /* after a limit stopped a nested one */
   ctx->lazy_out = NULL;
   for (i = 0; i < ctx->nsccs; i++) {
     const scc_t *s = &ctx->sccs[i];
-    if (s->phase == phase && s->nrules &&
-        !(s->nrels == 1 && ctx->rels[s->rels[0]].lazy))
-      eval_scc(ctx, s);
-  }
-}
-
-/* ---- a new state ------------------------------------------------------ */
-
-/* What each rule reads that a new state can change (ctx->sdep): the
- * relations of its literals that are not static, and for a `true`
- * literal the functor of the fluent it matches (any, for a variable). */
-static void state_deps(gdl_ctx *ctx)
-{
-  uint32_t i, j, n = 0;
-  ctx->sdepoff = ctx_arena(ctx, (ctx->nrules + 1) * sizeof *ctx->sdepoff);
-  for (i = 0; i < ctx->nrules; i++)
-    n += ctx->rules[i].nbody;
-  ctx->sdep = ctx_arena(ctx, (n + 1) * sizeof *ctx->sdep);
-  n = 0;
-  for (i = 0; i < ctx->nrules; i++) {
-    const rule_t *r = &ctx->rules[i];
-    ctx->sdepoff[i] = n;
-    for (j = 0; j < r->nbody; j++) {
-      const lit_t *l = &r->body[j];
-      if (l->kind != L_POS && l->kind != L_NEG)
-        continue;
-      if (l->rel == ctx->r_true) {
-        const term_t *x = &ctx->terms[TARG(ctx, l->a, 0)];
-        ctx->sdep[n++] = x->kind == T_VAR ? UINT32_MAX : ctx->nrels + x->sym;
-      } else if (ctx->rels[l->rel].phase != P_STATIC) {
-        ctx->sdep[n++] = l->rel;
-      }
-    }
-  }
-  ctx->sdepoff[ctx->nrules] = n;
-  ctx->fsyms = ctx->nsyms;
-  ctx->fchanged = ctx_arena(ctx, ctx->fsyms + 1);
-  ctx->fcount = ctx_arena(ctx, (ctx->fsyms + 1) * sizeof *ctx->fcount);
-  ctx->rdirty = ctx_arena(ctx, ctx->nrels + 1);
-}
-
-/* The functor of the fluent of `true` atom a, or fsyms when there is no
- * room for it (a symbol made after: counted as changed). */
-static uint32_t fluent_sym(const gdl_ctx *ctx, gdl_term a)
-{
-  uint32_t sym = ctx->terms[TARG(ctx, a, 0)].sym;
-  return sym < ctx->fsyms ? sym : ctx->fsyms;
-}
-
-/* Marks the functors whose fluents differ between the `true` facts held
- * and atoms[0..n) in ctx->fchanged; whether any does. */
-static int fluents_changed(gdl_ctx *ctx, const gdl_term *atoms, uint32_t n)
-{
-  const rel_t *T = &ctx->rels[ctx->r_true];
-  uint32_t i, s;
-  int any = 0;
-  for (i = 0; i < T->n; i++)
-    ctx->fcount[fluent_sym(ctx, T->facts[i])]++;
-  for (i = 0; i < n; i++) {
-    s = fluent_sym(ctx, atoms[i]);
-    if (ctx->present[atoms[i]])
-      ctx->fcount[s]--;
-    else
-      ctx->fchanged[s] = 1;
-  }
-  for (i = 0; i < T->n; i++) {
-    s = fluent_sym(ctx, T->facts[i]);
-    if (ctx->fcount[s])
-      ctx->fchanged[s] = 1;
-  }
-  for (i = 0; i < T->n; i++)
-    ctx->fcount[fluent_sym(ctx, T->facts[i])] = 0;
-  ctx->fchanged[ctx->fsyms] = 1;       /* a symbol made after */
-  for (i = 0; i < T->n && !any; i++)
-    any = ctx->fchanged[fluent_sym(ctx, T->facts[i])];
-  for (i = 0; i < n && !any; i++)
-    any = ctx->fchanged[fluent_sym(ctx, atoms[i])];
-  return any;
-}
-
-/* Whether component s reads something recomputed: a relation marked in
- * ctx->rdirty, or a fluent of a functor that changed. */
-static int scc_dirty(const gdl_ctx *ctx, const scc_t *s, int any)
-{
-  uint32_t i, k;
-  for (i = 0; i < s->nrules; i++) {
-    uint32_t r = s->rules[i];
-    for (k = ctx->sdepoff[r]; k < ctx->sdepoff[r + 1]; k++) {
-      uint32_t d = ctx->sdep[k];
-      if (d == UINT32_MAX ? any
-          : d >= ctx->nrels ? ctx->fchanged[d - ctx->nrels]
-          : ctx->rdirty[d])
-        return 1;
-    }
-  }
-  return 0;
-}
-
-void eval_new_state(gdl_ctx *ctx, const gdl_term *atoms, uint32_t n)
-{
-  uint32_t i, j;
-  int any;
-  if (!ctx->state_whole || ctx->tracer) {
-    eval_clear(ctx, P_STATE);
-    for (i = 0; i < n; i++)
-      eval_insert(ctx, ctx->r_true, atoms[i]);
-    eval_phase(ctx, P_STATE);
-    ctx->state_whole = 1;
-    return;
-  }
-  ctx->state_whole = 0;
-  if (!ctx->sdep)
-    state_deps(ctx);
-  any = fluents_changed(ctx, atoms, n);
-  /* in evaluation order, the components that read what changed, and
-   * every relation they add to */
-  for (i = 0; i < ctx->nsccs; i++) {
-    const scc_t *s = &ctx->sccs[i];
-    if (s->phase == P_STATE && scc_dirty(ctx, s, any))
-      for (j = 0; j < s->nrels; j++)
-        ctx->rdirty[s->rels[j]] = 1;
-  }
-  for (i = P_STATE; i < 3; i++) {       /* as eval_clear(ctx, P_STATE) */
-    ctx->epoch[i]++;
-    ctx->lazypooln[i] = 0;
-  }
-  for (i = 0; i < ctx->nrels; i++)
-    if (ctx->rels[i].n && (i == ctx->r_true || ctx->rels[i].phase == P_MOVE ||
-                           ctx->rdirty[i]))
-      eval_drop(ctx, i);
-  for (i = 0; i < n; i++)
-    eval_insert(ctx, ctx->r_true, atoms[i]);
-  ctx->lazy_mode = LAZY_OFF;     /* as eval_phase */
-  ctx->lazy_out = NULL;
-  for (i = 0; i < ctx->nsccs; i++) {
-    const scc_t *s = &ctx->sccs[i];
-    int run = 0;
-    if (s->phase != P_STATE || !s->nrules ||
+    int run = !dirty;
+    if (s->phase != phase || !s->nrules ||
         (s->nrels == 1 && ctx->rels[s->rels[0]].lazy))
       continue;
     for (j = 0; j < s->nrels && !run; j++)
-      run = ctx->rdirty[s->rels[j]];
+      run = dirty[s->rels[j]];
     if (run)
       eval_scc(ctx, s);
   }
-  memset(ctx->rdirty, 0, ctx->nrels);
-  memset(ctx->fchanged, 0, ctx->fsyms + 1);
-  ctx->state_whole = 1;
+}
+
+void eval_phase(gdl_ctx *ctx, int phase)
+{
+  eval_phase_dirty(ctx, phase, NULL);
 }

@@ -10,6 +10,7 @@ int main(void)
   srunner_add_suite(sr, checker_suite());
   srunner_add_suite(sr, robust_suite());
   srunner_add_suite(sr, engine_suite());
+  srunner_add_suite(sr, eval_suite());
   srunner_add_suite(sr, search_suite());
   srunner_add_suite(sr, solve_json_suite());
   srunner_add_suite(sr, cli_suite());

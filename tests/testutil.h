@@ -48,6 +48,7 @@ Suite *parse_suite(void);
 Suite *checker_suite(void);
 Suite *robust_suite(void);
 Suite *engine_suite(void);
+Suite *eval_suite(void);
 Suite *search_suite(void);
 Suite *solve_json_suite(void);
 Suite *cli_suite(void);

@@ -589,6 +589,13 @@ typedef struct {
                               state and budget of rounds give the same move */
   double exploration;      /* UCB1's constant on goals scaled to 0..1
                               (<= 0: the default, 0.4) */
+  unsigned threads;        /* trees searched at once, one a thread (0 or
+                              1: one; at most 64): the others each in a
+                              context of their own, loaded with this
+                              one's description at the first call and
+                              kept (and freed) by it, with its memory
+                              limit each; the rounds are shared out and
+                              the root's statistics summed */
 } gdl_choose_opts;
 
 typedef struct {

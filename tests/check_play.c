@@ -16,9 +16,10 @@ static gdl_ctx *ttt(void)
   return ctx;
 }
 
-/* xplayer's move chosen after `moves` with `playouts` rounds and a seed. */
-static char *x_move(gdl_ctx *ctx, const char *moves, uint64_t playouts,
-                    uint64_t seed, gdl_choose_info *info)
+/* xplayer's move chosen after `moves` with `playouts` rounds and a seed,
+ * by trees on `threads` threads. */
+static char *x_move_on(gdl_ctx *ctx, const char *moves, uint64_t playouts,
+                       uint64_t seed, unsigned threads, gdl_choose_info *info)
 {
   gdl_state s = { 0, 0, NULL };
   gdl_choose_opts o;
@@ -28,12 +29,19 @@ static char *x_move(gdl_ctx *ctx, const char *moves, uint64_t playouts,
   o.kind = GDL_CHOOSE_MCTS;
   o.playouts = playouts;
   o.seed = seed;
+  o.threads = threads;
   tu_play(ctx, moves, &s);
   ck_assert_int_eq(gdl_choose_move(ctx, &s, 0, &o, &mv, info), GDL_OK);
   ck_assert(gdl_is_legal(ctx, 0, mv));
   txt = strdup(gdl_term_str(ctx, mv));
   gdl_state_release(ctx, &s);
   return txt;
+}
+
+static char *x_move(gdl_ctx *ctx, const char *moves, uint64_t playouts,
+                    uint64_t seed, gdl_choose_info *info)
+{
+  return x_move_on(ctx, moves, playouts, seed, 1, info);
 }
 
 /* X on 1 1 and 1 2, O on 2 1 and 2 2: X wins at 1 3, proven. */
@@ -330,6 +338,78 @@ START_TEST(test_play_against)
 }
 END_TEST
 
+/* Trees on several threads, on either engine: the win in one taken and
+ * the threat blocked; the rounds shared out add up to the budget, and
+ * the same seed and threads give the same move and counts; the threads'
+ * contexts are kept from one call to the next (and freed with the
+ * context: the sanitizers and valgrind would tell). */
+START_TEST(test_mcts_threads)
+{
+  gdl_ctx *ctx = ttt();
+  gdl_choose_info a, b;
+  char *m;
+  unsigned threads = 2 + (unsigned)_i % 3;
+  if (_i >= 3)
+    ck_assert_int_eq(gdl_use_engine(ctx, GDL_ENGINE_INTERP), GDL_OK);
+  m = x_move_on(ctx, "(mark 1 1) noop noop (mark 2 1) (mark 1 2) noop "
+                "noop (mark 2 2)", 2000, (uint64_t)_i * 7919 + 1, threads, &a);
+  ck_assert_str_eq(m, "(mark 1 3)");
+  ck_assert_int_eq(a.proven, 1);
+  ck_assert_int_eq(a.proven_goal, 100);
+  free(m);
+  m = x_move_on(ctx, "(mark 1 1) noop noop (mark 2 1) (mark 3 3) noop "
+                "noop (mark 2 2)", 3000, (uint64_t)_i * 104729 + 3, threads, &a);
+  ck_assert_str_eq(m, "(mark 2 3)");
+  free(m);
+  m = x_move_on(ctx, "", 1501, 42, threads, &a);
+  free(m);
+  m = x_move_on(ctx, "", 1501, 42, threads, &b);
+  ck_assert_uint_eq(a.playouts, 1501);
+  ck_assert_uint_eq(b.playouts, 1501);
+  ck_assert_uint_eq(a.nodes, b.nodes);
+  ck_assert(a.value == b.value);
+  free(m);
+  gdl_free(ctx);
+}
+END_TEST
+
+#include <pthread.h>
+#include <unistd.h>
+
+static void *interrupt_soon(void *flag)
+{
+  usleep(300000);
+  __atomic_store_n((volatile int *)flag, 1, __ATOMIC_RELAXED);
+  return NULL;
+}
+
+/* The context's interrupt stops every thread's tree: a search of ten
+ * minutes returns its move once the flag is set (Check's timeout fails
+ * the test otherwise). */
+START_TEST(test_mcts_threads_interrupt)
+{
+  gdl_ctx *ctx = ttt();
+  gdl_state s = { 0, 0, NULL };
+  gdl_choose_opts o;
+  gdl_choose_info info;
+  gdl_term mv;
+  volatile int flag = 0;
+  pthread_t th;
+  memset(&o, 0, sizeof o);
+  o.seconds = 600;
+  o.threads = 2;
+  gdl_set_interrupt(ctx, &flag);
+  ck_assert_int_eq(gdl_initial(ctx, &s), GDL_OK);
+  ck_assert_int_eq(pthread_create(&th, NULL, interrupt_soon, (void *)&flag), 0);
+  ck_assert_int_eq(gdl_choose_move(ctx, &s, 0, &o, &mv, &info), GDL_OK);
+  pthread_join(th, NULL);
+  ck_assert_uint_gt(info.playouts, 0);
+  ck_assert_int_eq(flag, 1);
+  gdl_state_release(ctx, &s);
+  gdl_free(ctx);
+}
+END_TEST
+
 Suite *play_suite(void)
 {
   Suite *s = suite_create("play");
@@ -344,6 +424,11 @@ Suite *play_suite(void)
   tcase_add_test(tc, test_mcts_simultaneous);
   tcase_add_test(tc, test_choose_random_and_errors);
   tcase_add_test(tc, test_play_against);
+  suite_add_tcase(s, tc);
+  tc = tcase_create("threads");
+  tcase_set_timeout(tc, 120);
+  tcase_add_loop_test(tc, test_mcts_threads, 0, 6);
+  tcase_add_test(tc, test_mcts_threads_interrupt);
   suite_add_tcase(s, tc);
   return s;
 }

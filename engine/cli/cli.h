@@ -42,7 +42,7 @@ typedef struct {
   int shorten;                /* solve: --shorten 1, --no-shorten -1 */
   int cooperate;              /* solve: --cooperate (a game planned as a
                                  puzzle for the first role) */
-  unsigned threads;       /* solve --threads (0: one per core) */
+  unsigned threads;           /* --threads (0: not given) */
   const char *engine;         /* --engine auto|ground|interp */
   double max_seconds;
   double seconds;             /* bench */
@@ -108,6 +108,10 @@ int usage_error(const char *fmt, ...);
 /* Option opt's argument a, ROLE=VALUE (takes: its form, for the usage
  * error): the role's index, VALUE in *value; or -1, the error said (a
  * usage error, or the game's roles when ROLE is none of them). */
+/* The threads a computer player searches on: --threads, else one per
+ * core, or one where a number of rounds (--playouts) makes the moves
+ * depend on the seed alone. */
+unsigned cli_choose_threads(const opts_t *o);
 int role_option(gdl_ctx *ctx, const char *opt, const char *takes,
                 const char *a, const char **value);
 /* Set by on_sigint, the SIGINT handler: the library stops (the flag is

@@ -145,7 +145,7 @@ static const cli_command commands[] = {
     "FILE... [--against R=K] play it in the terminal, or against the computer",
     "usage: gdl play FILE... [--moves M]\n"
     "                [--against ROLE=mcts|perfect|random]...\n"
-    "                [--think S | --playouts N] [--seed N]\n"
+    "                [--think S | --playouts N] [--seed N] [--threads N]\n"
     "Plays the game in the terminal: shows the state (facts grouped by\n"
     "relation) and the numbered legal moves; type a number or a move.\n"
     "  u  undo the last move      h  hint: the first move of a shortest plan\n"
@@ -162,10 +162,14 @@ static const cli_command commands[] = {
     "             undoes back to your last choice.\n"
     "  --think S  seconds the computer thinks a move (default 1)\n"
     "  --playouts N  rounds of search a move instead (the same moves for\n"
-    "             the same --seed)\n" },
+    "             the same --seed and --threads)\n"
+    "  --threads N  mcts searches N trees at once, one a thread, and adds\n"
+    "             up their counts (default: one per core; one with\n"
+    "             --playouts)\n" },
   { "player", cmd_player, CLI_OPTS_ALL, CLI_NO_FILE, NULL,
     "[--port N]            a GGP player over HTTP (the GGP protocol)",
-    "usage: gdl player [--port N] [--listen ADDR] [--seed N] [--quiet]\n"
+    "usage: gdl player [--port N] [--listen ADDR] [--seed N] [--threads N]\n"
+    "                  [--quiet]\n"
     "Serves the GGP protocol over HTTP, as a player for ggp-base's\n"
     "GameServer, Stanford's Gamemaster or gdl match: INFO, PING, PREVIEW,\n"
     "START, PLAY, STOP and ABORT (HTTP POST, or GET with the message as\n"
@@ -181,6 +185,8 @@ static const cli_command commands[] = {
     "  --listen ADDR the address to listen on (default 127.0.0.1, the\n"
     "                loopback; 0.0.0.0 or :: for every interface)\n"
     "  --seed N      the search's seed\n"
+    "  --threads N   trees searched at once, one a thread (default: one\n"
+    "                per core)\n"
     "  --quiet       no line per message\n" },
   { "match", cmd_match, CLI_OPTS_ALL, CLI_ONE_FILE, NULL,
     "FILE --player R=URL.. host a match between GGP players",

@@ -174,6 +174,7 @@ int cmd_player(gdl_ctx *ctx, const opts_t *o)
   }
   (void)salen;
   ggp_player_init(&p, o->seed, "gdl", o->quiet ? NULL : stderr);
+  p.threads = cli_choose_threads(o);
   d = MHD_start_daemon(flags, (unsigned short)port, NULL, NULL, on_request,
                        &p, MHD_OPTION_SOCK_ADDR, (struct sockaddr *)&sa,
                        MHD_OPTION_NOTIFY_COMPLETED, on_done, NULL,

@@ -263,6 +263,7 @@ static int computer_move(gdl_ctx *ctx, const opts_t *o, const gdl_state *s,
   co.seed = o->seed + step * 1000003u + r;
   co.playouts = o->playouts > 0 ? (uint64_t)o->playouts : 0;
   co.seconds = o->think > 0 ? o->think : o->playouts > 0 ? 0 : 1;
+  co.threads = cli_choose_threads(o);
   if ((st = gdl_choose_move(ctx, s, r, &co, t, &info)) != GDL_OK)
     return fail(ctx, st);
   printf("%s plays ", gdl_term_str(ctx, gdl_role(ctx, r)));

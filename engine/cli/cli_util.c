@@ -9,6 +9,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
+#include <unistd.h>
 
 #include "cli/cli.h"
 
@@ -206,6 +207,19 @@ void step_text(gdl_ctx *ctx, const gdl_term *mv, size_t k, char *buf,
     if (at >= len)
       at = len - 1;
   }
+}
+
+unsigned cli_choose_threads(const opts_t *o)
+{
+  long n = 1;
+  if (o->threads)
+    return o->threads;
+  if (o->playouts > 0)
+    return 1;
+#ifdef _SC_NPROCESSORS_ONLN
+  n = sysconf(_SC_NPROCESSORS_ONLN);
+#endif
+  return n < 1 ? 1 : n > 64 ? 64 : (unsigned)n;
 }
 
 int role_option(gdl_ctx *ctx, const char *opt, const char *takes,

@@ -391,6 +391,7 @@ static int do_play(ggp_player *p, const char *msg, const ggp_span *it, int n,
   o.kind = p->kind;
   o.seed = p->seed + p->matches * 1000003u + p->steps;
   o.seconds = think > 0.01 ? think : 0.01;
+  o.threads = p->threads;
   gdl_set_time_limit(p->ctx, o.seconds + 0.05);
   {
     gdl_term chosen = 0;

@@ -50,6 +50,7 @@ typedef struct {
   uint64_t seed;            /* the search's seed, varied by move */
   unsigned steps;           /* joint moves played in the match */
   gdl_chooser kind;         /* how it chooses (mcts) */
+  unsigned threads;         /* the search's threads (0: one) */
   const char *name;         /* its name in INFO replies */
   double margin;            /* seconds kept in hand (<= 0: ggp_margin) */
   FILE *log;                /* a line per message, or NULL */

@@ -14,6 +14,7 @@ gdl_status gdl_compile(gdl_ctx *ctx, unsigned flags)
 {
   uint32_t i;
   gdl_status st = check_program(ctx, flags);
+  ctx->compile_flags = flags;
   if (st != GDL_OK)
     return st;
   PROTECT(ctx);

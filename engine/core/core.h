@@ -635,6 +635,12 @@ struct gdl_ctx {
   uint32_t truewrapcap;
   gdl_term *nextwrap;          /* per term f: the atom (next f), or 0 */
   uint32_t nextwrapcap;
+
+  /* the move chooser's other threads (search/mcts.c): a context each,
+     loaded with this one's description, owned and freed by this one */
+  gdl_ctx **subs;
+  uint32_t nsubs;
+  unsigned compile_flags;      /* gdl_compile's flags, for them */
 };
 
 /* The grounded engine answers. */

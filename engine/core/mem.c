@@ -298,8 +298,11 @@ void ctx_poll_tick(gdl_ctx *ctx)
 void gdl_free(gdl_ctx *ctx)
 {
   block_t *b, *nx;
+  uint32_t i;
   if (!ctx)
     return;
+  for (i = 0; i < ctx->nsubs; i++)
+    gdl_free(ctx->subs[i]);
   for (b = ctx->blocks; b; b = nx) {
     nx = b->next;
     free(b);

@@ -27,15 +27,34 @@
  * most often, never one proven worse than another proven move, and a
  * proven move is preferred to an unproven one whose mean is lower.
  *
- * Everything is deterministic given the seed: one thread, the random
- * generator of gdl_random, and the order of the legal moves.  Memory comes
- * from the context (ctx_try_realloc); when it runs out the tree stops
- * growing and the rounds go on from its leaves.
+ * Threads (root parallelism).  With opts->threads n > 1 the caller's
+ * thread and n - 1 others each grow a tree of their own from the same
+ * root, with seeds of their own, and share the rounds; at the end each
+ * root move's rounds and goals are summed over the trees (a move proven
+ * in one tree is proven), and the move is picked from the sums as from
+ * one tree.  The engine is not shared: each other thread has a context
+ * of its own, loaded with the description as gdl_write gives it (KIF),
+ * compiled with the same flags and on the same engine, made by the
+ * thread at the first call (so that the grounding runs in parallel) and
+ * kept in the caller's context (ctx->subs, freed with it).  The root
+ * state and the moves go from one context to the other as text.  A tree
+ * that proves the root stops the others.
+ *
+ * Everything is deterministic given the seed and the number of threads
+ * (with a budget of rounds, and unless a tree proves the root while
+ * others run): the random generator of gdl_random, and the order of the
+ * legal moves.  Memory comes from the context
+ * (ctx_try_realloc); when it runs out the tree stops growing and the
+ * rounds go on from its leaves.
  */
 #include <math.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "search/search.h"
+#if GDL_THREADS
+#include <pthread.h>
+#endif
 
 #define NONE UINT32_MAX
 #define EMPTY UINT64_MAX
@@ -490,108 +509,398 @@ static void tree_free(tree_t *T)
   ctx_free(ctx, T->goal);
 }
 
-/* The move at the root for role r (the header says which). */
-static uint32_t root_pick(tree_t *T, size_t r, double *mean, int *proven,
-                          long *pval)
+/* A root move of the role chosen for, with its statistics summed over
+ * the trees of every thread. */
+typedef struct {
+  gdl_term move;
+  uint64_t n;                 /* rounds that chose it */
+  double sum;                 /* the role's goals summed over them */
+  int proven;                 /* its child is proven (the role moves alone) */
+  long pval;                  /* ... with this goal for the role */
+} rootstat_t;
+
+/* Role r's moves at the root of T, with their statistics, into out
+ * (room for all); returns their number. */
+static uint32_t root_stats(const tree_t *T, size_t r, rootstat_t *out)
 {
   const node_t *n = &T->node[0];
   int m = mover(T, n);
-  uint32_t c = T->cnt[n->cnt + r], i, off = n->first, best = NONE;
-  uint32_t pbest = NONE, kid;
+  uint32_t c = T->cnt[n->cnt + r], i, off = n->first, kid;
   size_t q;
   for (q = 0; q < r; q++)
     off += T->cnt[n->cnt + q];
-  *proven = 0;
-  if (m == (int)r) {
-    for (i = 0; i < c; i++) {
-      kid = proven_kid(T, 0, m, i);
-      if (kid != NONE && (pbest == NONE ||
-                          T->val[T->node[kid].val + r] >
-                              T->val[T->node[proven_kid(T, 0, m, pbest)].val + r]))
-        pbest = i;
-    }
-  }
   for (i = 0; i < c; i++) {
-    if (m == (int)r && proven_kid(T, 0, m, i) != NONE)
-      continue;
-    if (best == NONE || T->st[off + i].n > T->st[off + best].n)
+    kid = m == (int)r ? proven_kid(T, 0, m, i) : NONE;
+    out[i].move = T->st[off + i].move;
+    out[i].n = T->st[off + i].n;
+    out[i].sum = T->st[off + i].sum;
+    out[i].proven = kid != NONE;
+    out[i].pval = kid != NONE ? T->val[T->node[kid].val + r] : 0;
+  }
+  return c;
+}
+
+/* The move played, of the c in s (the header says which). */
+static uint32_t root_pick(const rootstat_t *s, uint32_t c, double *mean,
+                          int *proven, long *pval)
+{
+  uint32_t i, best = NONE, pbest = NONE;
+  *proven = 0;
+  for (i = 0; i < c; i++) {
+    if (s[i].proven && (pbest == NONE || s[i].pval > s[pbest].pval))
+      pbest = i;
+    if (!s[i].proven && (best == NONE || s[i].n > s[best].n))
       best = i;
   }
-  if (pbest != NONE) {
-    long pv = T->val[T->node[proven_kid(T, 0, m, pbest)].val + r];
-    const stat_t *s = best != NONE ? &T->st[off + best] : NULL;
-    if (best == NONE || pv >= 100 || s->n == 0 || pv >= s->sum / s->n) {
-      *proven = 1;
-      *pval = pv;
-      *mean = pv;
-      return pbest;
-    }
+  if (pbest != NONE &&
+      (best == NONE || s[pbest].pval >= 100 || s[best].n == 0 ||
+       s[pbest].pval >= s[best].sum / s[best].n)) {
+    *proven = 1;
+    *pval = s[pbest].pval;
+    *mean = (double)s[pbest].pval;
+    return pbest;
   }
-  *mean = T->st[off + best].n ? T->st[off + best].sum / T->st[off + best].n : -1;
+  *mean = s[best].n ? s[best].sum / s[best].n : -1;
   return best;
 }
 
-static gdl_status choose_mcts(gdl_ctx *ctx, const gdl_state *state,
-                              size_t role, const gdl_choose_opts *o,
-                              gdl_term *move, gdl_choose_info *info)
+/* A tree for ctx whose root, `state`, is expanded.  GDL_EINPUT when the
+ * game is over there; GDL_ELIMIT when memory runs out. */
+static gdl_status tree_start(tree_t *T, gdl_ctx *ctx, const gdl_state *state,
+                             const gdl_choose_opts *o, uint64_t seed)
 {
-  tree_t T;
   gdl_status st = GDL_OK;
-  double t0 = ctx_clock();
-  uint64_t budget = o && o->playouts ? o->playouts : 0;
-  double secs = o && o->seconds > 0 ? o->seconds : 0;
-  uint32_t pick, off;
-  size_t q;
-  memset(&T, 0, sizeof T);
-  T.ctx = ctx;
-  T.k = gdl_role_count(ctx);
-  T.rng = o ? o->seed : 0;
-  T.c = o && o->exploration > 0 ? o->exploration : 0.4;
-  if (!budget && !secs)
-    budget = 10000;
-  T.joint = ctx_try_realloc(ctx, NULL, (T.k + 1) * sizeof *T.joint);
-  T.goal = ctx_try_realloc(ctx, NULL, (T.k + 1) * sizeof *T.goal);
-  if (!T.joint || !T.goal || node_new(&T) != 0) {
-    tree_free(&T);
+  memset(T, 0, sizeof *T);
+  T->ctx = ctx;
+  T->k = gdl_role_count(ctx);
+  T->rng = seed;
+  T->c = o && o->exploration > 0 ? o->exploration : 0.4;
+  T->joint = ctx_try_realloc(ctx, NULL, (T->k + 1) * sizeof *T->joint);
+  T->goal = ctx_try_realloc(ctx, NULL, (T->k + 1) * sizeof *T->goal);
+  if (!T->joint || !T->goal || node_new(T) != 0) {
     ctx_setmsg(ctx, "out of memory");
     return GDL_ELIMIT;
   }
-  if ((st = gdl_set_state(ctx, state)) != GDL_OK ||
-      !expand(&T, 0, &st)) {
-    tree_free(&T);
+  if ((st = gdl_set_state(ctx, state)) != GDL_OK || !expand(T, 0, &st)) {
     if (st == GDL_OK) {
       ctx_setmsg(ctx, "out of memory");
       st = GDL_ELIMIT;
     }
     return st;
   }
-  if (T.node[0].proven) {
-    tree_free(&T);
+  if (T->node[0].proven) {
     ctx_setmsg(ctx, "the game is over in this state");
     return GDL_EINPUT;
   }
-  if (T.cnt[T.node[0].cnt + role] > 1) {
-    while (!T.node[0].proven && (!budget || info->playouts < budget)) {
-      if ((info->playouts & 15) == 0 && secs && ctx_clock() - t0 >= secs)
-        break;
-      st = round_once(&T, state);
-      if (st == GDL_ELIMIT && info->playouts > 0) {
-        st = GDL_OK;           /* a limit: the best move found so far */
-        break;
-      }
-      if (st != GDL_OK)
-        break;
-      info->playouts++;
+  return GDL_OK;
+}
+
+/* Rounds until the root is proven, `budget` rounds (0: no bound), secs
+ * seconds from t0 (0: none), or *stop (set here when the root is
+ * proven: the other threads' trees stop too).  A limit after a round is
+ * not an error: the statistics so far stand. */
+static gdl_status run_rounds(tree_t *T, const gdl_state *state,
+                             uint64_t budget, double secs, double t0,
+                             int *stop, uint64_t *rounds)
+{
+  gdl_status st = GDL_OK;
+  while (!T->node[0].proven && (!budget || *rounds < budget) &&
+         !__atomic_load_n(stop, __ATOMIC_RELAXED)) {
+    if ((*rounds & 15) == 0 && secs && ctx_clock() - t0 >= secs)
+      break;
+    st = round_once(T, state);
+    if (st == GDL_ELIMIT && *rounds > 0) {
+      st = GDL_OK;             /* a limit: the best move found so far */
+      break;
+    }
+    if (st != GDL_OK)
+      break;
+    (*rounds)++;
+  }
+  if (T->node[0].proven)
+    __atomic_store_n(stop, 1, __ATOMIC_RELAXED);
+  return st;
+}
+
+#if GDL_THREADS
+/* A tree of another thread: its context (made at the first call, from
+ * the chooser's description), its share of the rounds, and what it
+ * found.  Everything it reads of the chooser's context is copied here
+ * before it starts; it touches only its own context. */
+typedef struct {
+  gdl_ctx **slot;             /* its context, in the chooser's subs[] */
+  const char *rules;          /* the description as KIF text */
+  size_t len;
+  unsigned flags;             /* gdl_compile's */
+  int ground;                 /* the grounded engine (else the interpreter) */
+  size_t limit, fact_limit;
+  volatile int *interrupt;
+  double deadline;            /* the chooser's context's, or 0 */
+  const char *state;          /* the root's facts as KIF text */
+  size_t role;
+  gdl_choose_opts o;
+  uint64_t seed, budget;
+  double secs, t0;
+  int *stop;
+  rootstat_t *rs;             /* its statistics, in its context */
+  uint32_t nrs;
+  uint64_t rounds, nodes;
+} job_t;
+
+/* The thread's context, loaded and compiled as the chooser's was; NULL
+ * where that fails or the time runs out (the thread then adds nothing). */
+static gdl_ctx *sub_new(const job_t *J)
+{
+  gdl_ctx *h = gdl_new();
+  if (!h)
+    return NULL;
+  gdl_set_memory_limit(h, J->limit);
+  gdl_set_fact_limit(h, J->fact_limit);
+  gdl_set_interrupt(h, J->interrupt);
+  if (J->secs)
+    gdl_set_time_limit(h, J->t0 + J->secs - ctx_clock());
+  gdl_set_syntax(h, GDL_SYNTAX_KIF);
+  if (gdl_load_string(h, "(the game)", J->rules, J->len) != GDL_OK ||
+      gdl_compile(h, J->flags) != GDL_OK ||
+      gdl_use_engine(h, J->ground ? GDL_ENGINE_GROUND : GDL_ENGINE_INTERP)
+          != GDL_OK) {
+    gdl_free(h);
+    return NULL;
+  }
+  return h;
+}
+
+static int cmp_term(const void *a, const void *b)
+{
+  gdl_term x = *(const gdl_term *)a, y = *(const gdl_term *)b;
+  return x < y ? -1 : x > y;
+}
+
+/* The root's state in the thread's context, read from its text. */
+static int sub_state(gdl_ctx *h, const char *text, gdl_state *s)
+{
+  gdl_term *f;
+  size_t n, i;
+  if (gdl_parse_terms(h, "state", text, 0, &f, &n) != GDL_OK ||
+      !(s->facts = ctx_try_realloc(h, NULL, (n + 1) * sizeof *s->facts)))
+    return 0;
+  memcpy(s->facts, f, n * sizeof *f);
+  qsort(s->facts, n, sizeof *f, cmp_term);
+  for (s->n = 0, i = 0; i < n; i++)
+    if (s->n == 0 || s->facts[s->n - 1] != s->facts[i])
+      s->facts[s->n++] = s->facts[i];
+  s->cap = (uint32_t)n + 1;
+  return 1;
+}
+
+static void *job_run(void *arg)
+{
+  job_t *J = arg;
+  gdl_ctx *h = *J->slot;
+  gdl_state s = { 0, 0, NULL };
+  tree_t T;
+  memset(&T, 0, sizeof T);
+  if (!h && !(h = *J->slot = sub_new(J)))
+    return NULL;
+  h->deadline = J->deadline;
+  if (sub_state(h, J->state, &s) &&
+      tree_start(&T, h, &s, &J->o, J->seed) == GDL_OK) {
+    run_rounds(&T, &s, J->budget, J->secs, J->t0, J->stop, &J->rounds);
+    J->rs = ctx_try_realloc(h, NULL, T.cnt[T.node[0].cnt + J->role] *
+                                         sizeof *J->rs);
+    if (J->rs)
+      J->nrs = root_stats(&T, J->role, J->rs);
+    J->nodes = T.nnode;
+  }
+  if (T.ctx)
+    tree_free(&T);
+  gdl_state_release(h, &s);
+  h->deadline = 0;
+  return NULL;
+}
+
+/* The state's facts as KIF text, in ctx; NULL when memory runs out. */
+static char *state_text(gdl_ctx *ctx, const gdl_state *s)
+{
+  size_t len = 1, at = 0, i;
+  char *t;
+  for (i = 0; i < s->n; i++)
+    len += gdl_term_write(ctx, s->facts[i], NULL, 0) + 1;
+  if (!(t = ctx_try_realloc(ctx, NULL, len)))
+    return NULL;
+  for (i = 0; i < s->n; i++) {
+    at += gdl_term_write(ctx, s->facts[i], t + at, len - at);
+    t[at++] = ' ';
+  }
+  t[at] = 0;
+  return t;
+}
+
+/* t's KIF text, allocated in ctx; NULL when memory runs out. */
+static char *text_of(gdl_ctx *ctx, gdl_term t)
+{
+  size_t n = gdl_term_write(ctx, t, NULL, 0) + 1;
+  char *s = ctx_try_realloc(ctx, NULL, n);
+  if (s)
+    gdl_term_write(ctx, t, s, n);
+  return s;
+}
+
+/* J's statistics added to rs (the chooser's c moves, whose texts are
+ * mtext): each move found by its text. */
+static void merge_job(job_t *J, rootstat_t *rs, char *const *mtext,
+                      uint32_t c)
+{
+  uint32_t i, j;
+  gdl_ctx *h = *J->slot;
+  for (i = 0; i < J->nrs; i++) {
+    char *t = text_of(h, J->rs[i].move);
+    for (j = 0; t && j < c && (!mtext[j] || strcmp(mtext[j], t) != 0); j++)
+      ;
+    ctx_free(h, t);
+    if (!t || j == c)
+      continue;
+    rs[j].n += J->rs[i].n;
+    rs[j].sum += J->rs[i].sum;
+    if (J->rs[i].proven) {
+      rs[j].proven = 1;
+      rs[j].pval = J->rs[i].pval;
     }
   }
-  if (st == GDL_OK) {
-    pick = root_pick(&T, role, &info->value, &info->proven, &info->proven_goal);
-    off = T.node[0].first;
-    for (q = 0; q < role; q++)
-      off += T.cnt[T.node[0].cnt + q];
-    *move = T.st[off + pick].move;
-    info->nodes = T.nnode;
+  ctx_free(h, J->rs);
+}
+
+/* The other threads' statistics added to rs, the caller's. */
+static void merge_jobs(gdl_ctx *ctx, job_t *job, unsigned started,
+                       rootstat_t *rs, uint32_t c, gdl_choose_info *info)
+{
+  char **mtext = ctx_try_realloc(ctx, NULL, c * sizeof *mtext);
+  uint32_t j;
+  unsigned t;
+  if (!mtext)
+    return;
+  for (j = 0; j < c; j++)
+    mtext[j] = text_of(ctx, rs[j].move);
+  for (t = 1; t <= started; t++) {
+    info->playouts += job[t].rounds;
+    info->nodes += job[t].nodes;
+    if (job[t].nrs)
+      merge_job(&job[t], rs, mtext, c);
   }
+  for (j = 0; j < c; j++)
+    ctx_free(ctx, mtext[j]);
+  ctx_free(ctx, mtext);
+}
+
+/* Trees on the threads but the first (the caller's, T), started before
+ * it runs and merged into rs after; returns the threads started. */
+static unsigned jobs_start(gdl_ctx *ctx, const gdl_state *state, size_t role,
+                           const gdl_choose_opts *o, job_t *job,
+                           pthread_t *th, unsigned n, uint64_t budget,
+                           double secs, double t0, int *stop, char **text)
+{
+  const char *rules;
+  size_t len;
+  unsigned t, started = 0;
+  if (n > ctx->nsubs) {
+    gdl_ctx **subs = ctx_try_realloc(ctx, ctx->subs, n * sizeof *subs);
+    if (!subs)
+      return 0;
+    memset(subs + ctx->nsubs, 0, (n - ctx->nsubs) * sizeof *subs);
+    ctx->subs = subs;
+    ctx->nsubs = n;
+  }
+  if (gdl_write(ctx, GDL_SYNTAX_KIF, &rules, &len) != GDL_OK ||
+      !(*text = state_text(ctx, state)))
+    return 0;
+  for (t = 1; t < n; t++) {
+    job_t *J = &job[t];
+    memset(J, 0, sizeof *J);
+    J->slot = &ctx->subs[t];
+    J->rules = rules;
+    J->len = len;
+    J->flags = ctx->compile_flags;
+    J->ground = strcmp(gdl_engine_name(ctx), "ground") == 0;
+    J->limit = ctx->limit;
+    J->fact_limit = ctx->fact_limit;
+    J->interrupt = ctx->interrupt;
+    J->deadline = ctx->deadline;
+    J->state = *text;
+    J->role = role;
+    J->o = *o;
+    J->seed = o->seed + t * 0x9e3779b97f4a7c15ull;
+    J->budget = budget ? budget / n : 0;
+    J->secs = secs;
+    J->t0 = t0;
+    J->stop = stop;
+    if (pthread_create(&th[t], NULL, job_run, J) != 0)
+      break;
+    started++;
+  }
+  return started;
+}
+#endif
+
+static gdl_status choose_mcts(gdl_ctx *ctx, const gdl_state *state,
+                              size_t role, const gdl_choose_opts *o,
+                              gdl_term *move, gdl_choose_info *info)
+{
+  tree_t T;
+  gdl_status st;
+  double t0 = ctx_clock();
+  uint64_t budget = o && o->playouts ? o->playouts : 0;
+  double secs = o && o->seconds > 0 ? o->seconds : 0;
+  unsigned n = o && o->threads > 1 ? (o->threads > 64 ? 64 : o->threads) : 1;
+  uint32_t c, pick;
+  rootstat_t *rs = NULL;
+  int stop = 0;
+#if GDL_THREADS
+  job_t job[64];
+  pthread_t th[64];
+  unsigned started = 0, t;
+  char *text = NULL;
+#endif
+  if (!budget && !secs)
+    budget = 10000;
+  if ((st = tree_start(&T, ctx, state, o, o ? o->seed : 0)) != GDL_OK) {
+    tree_free(&T);
+    return st;
+  }
+  c = T.cnt[T.node[0].cnt + role];
+  if (!(rs = ctx_try_realloc(ctx, NULL, c * sizeof *rs))) {
+    tree_free(&T);
+    ctx_setmsg(ctx, "out of memory");
+    return GDL_ELIMIT;
+  }
+  if (c > 1) {
+#if GDL_THREADS
+    if (n > 1)
+      started = jobs_start(ctx, state, role, o, job, th, n, budget, secs, t0,
+                           &stop, &text);
+    st = run_rounds(&T, state, budget ? budget - budget / n * started : 0,
+                    secs, t0, &stop, &info->playouts);
+    if (st != GDL_OK)          /* the others stop too */
+      __atomic_store_n(&stop, 1, __ATOMIC_RELAXED);
+    for (t = 1; t <= started; t++)
+      pthread_join(th[t], NULL);
+#else
+    (void)n;
+    st = run_rounds(&T, state, budget, secs, t0, &stop, &info->playouts);
+#endif
+  }
+  if (st == GDL_OK) {
+    root_stats(&T, role, rs);
+    info->nodes = T.nnode;
+#if GDL_THREADS
+    merge_jobs(ctx, job, started, rs, c, info);
+#endif
+    pick = root_pick(rs, c, &info->value, &info->proven, &info->proven_goal);
+    *move = rs[pick].move;
+  }
+#if GDL_THREADS
+  ctx_free(ctx, text);
+#endif
+  ctx_free(ctx, rs);
   tree_free(&T);
   /* the state current again (a limit past may refuse: the move stands) */
   if (st == GDL_OK)

@@ -326,6 +326,16 @@ KORF_ALGORITHM ?= auto
 bench-korf: all
 	tests/korf.sh -s $(KORF_SECONDS) -a $(KORF_ALGORITHM)
 
+# gdl player against ggp-base's SampleMonteCarloGamer, hosted by
+# ggp-base's GameServer: PLAY_MATCHES of ticTacToe, connectFour and
+# breakthroughSmall each at a PLAY_CLOCK, sides alternating; a table of
+# wins, draws and losses (doc/performance.md keeps the last one).  Not
+# part of check: some 60-90 minutes.
+PLAY_MATCHES ?= 50
+PLAY_CLOCK ?= 2
+bench-play: all
+	GDL_CORPUS=$(CORPUS) tests/bench_play.sh -n $(PLAY_MATCHES) -p $(PLAY_CLOCK)
+
 # Random playouts on every game of the corpus beside SWI-Prolog over the
 # game compiled to clauses (../shared/tools/prolog-baseline/gdlplay.sh):
 # writes doc/corpus-speed.md (the old one stays if interrupted) and fails
@@ -446,4 +456,4 @@ install: all
 clean:
 	rm -rf build
 
-.PHONY: all check check-ggp check-docs check-limits check-mpi mpi conformance corpus-solve bench bench-korf bench-corpus asan tsan fuzz fuzz-build fuzz-smoke fuzz-regress install clean doc web check-web
+.PHONY: all check check-ggp check-docs check-limits check-mpi mpi conformance corpus-solve bench bench-korf bench-play bench-corpus asan tsan fuzz fuzz-build fuzz-smoke fuzz-regress install clean doc web check-web

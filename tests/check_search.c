@@ -257,6 +257,42 @@ START_TEST(test_sat_puzzles)
 }
 END_TEST
 
+/* auto runs sat beside its searches from its third turn on a puzzle of
+ * placements (queens-20: the glance and bfs do not end it), where there
+ * is a second core: "sat" is among the searches run, and whoever gives
+ * the plan, it has the optimal length when said shortest and replays
+ * (sat's moves are made terms of this context); on one thread sat does
+ * not run. */
+START_TEST(test_sat_beside)
+{
+#ifdef GDL_HAVE_CADICAL
+  gdl_ctx *ctx = load_path("puzzles/queens-20.kif", 0);
+  gdl_solve_opts o;
+  gdl_solve_result res;
+  unsigned i, sat = 0;
+  memset(&o, 0, sizeof o);
+  o.algorithm = GDL_AUTO;
+  o.threads = 2;
+  o.max_seconds = 100;
+  ck_assert_int_eq(gdl_solve(ctx, &o, &res), GDL_OK);
+  for (i = 0; i < res.nsearches; i++)
+    sat += strcmp(res.searches[i].name, "sat") == 0;
+  ck_assert_uint_eq(sat, 1);
+  ck_assert_msg(res.status == GDL_SOLVED, "status %d (%s)", (int)res.status,
+                res.why);
+  ck_assert(!res.optimal || res.length == 20);
+  ck_assert(res.found_by != GDL_SAT || res.optimal);
+  ck_assert_int_eq(replay(ctx, &res), 100);
+  o.threads = 1;
+  o.max_seconds = 4;
+  ck_assert_int_eq(gdl_solve(ctx, &o, &res), GDL_OK);
+  for (i = 0; i < res.nsearches; i++)
+    ck_assert_str_ne(res.searches[i].name, "sat");
+  gdl_free(ctx);
+#endif
+}
+END_TEST
+
 /* ---- informed searches ------------------------------------------------ */
 
 /* astar and idastar give the optimal length, astar expanding no more
@@ -1592,6 +1628,7 @@ Suite *search_suite(void)
 
   tc = tcase_create("threads");
   tcase_set_timeout(tc, 120);
+  tcase_add_test(tc, test_sat_beside);
   tcase_add_loop_test(tc, test_threads_same, 0, 4 * N(puzzles));
   tcase_add_test(tc, test_threads_lean);
   suite_add_tcase(s, tc);

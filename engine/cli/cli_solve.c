@@ -222,7 +222,7 @@ int solve_report(gdl_ctx *ctx, const opts_t *o, const gdl_solve_result *r,
       printf("; limit: %s after searching depth %u completely", res.why,
              res.depth);
     }
-    if (res.found_by == GDL_SAT)   /* its counts: horizons, clauses */
+    if (res.found_by == GDL_SAT && res.nsearches <= 1)  /* horizons, clauses */
       printf("; %llu horizons settled, %llu clauses, %.3f s, %.1f MB peak "
              "(the solver's memory not counted)",
              (unsigned long long)res.expanded,
@@ -239,7 +239,9 @@ int solve_report(gdl_ctx *ctx, const opts_t *o, const gdl_solve_result *r,
              !o->algorithm || strcmp(o->algorithm, "auto") == 0
                  ? "auto ran" : "run");
       for (i = 0; i < res.nsearches; i++)
-        printf(i ? ", %s %llu and %llu" : "%s %llu expanded and %llu generated",
+        printf(strcmp(res.searches[i].name, "sat") == 0
+                   ? (i ? ", %s beside them %llu horizons and %llu clauses" : "%s %llu horizons and %llu clauses")
+                   : i ? ", %s %llu and %llu" : "%s %llu expanded and %llu generated",
                res.searches[i].name,
                (unsigned long long)res.searches[i].expanded,
                (unsigned long long)res.searches[i].generated);

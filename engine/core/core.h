@@ -69,6 +69,8 @@ void ctx_setmsg(gdl_ctx *ctx, const char *fmt, ...);
  * message set ("interrupted", "time limit reached"); 0 else.  For a loop
  * that stops cleanly, with what it has, rather than throw. */
 int ctx_limit(gdl_ctx *ctx);
+/* 1 when the interrupt flag or the cancel flag is set. */
+int ctx_interrupted(const gdl_ctx *ctx);
 /* Polls the interrupt flag and the deadline; throws GDL_ELIMIT. */
 void ctx_poll(gdl_ctx *ctx);
 /* The same about once a millisecond, however long a step between two
@@ -491,6 +493,10 @@ struct gdl_ctx {
   jmp_buf *jmp;                /* innermost PROTECT */
   gdl_status thrown;
   volatile int *interrupt;
+  volatile int *cancel;        /* set (atomic) by a search on another
+                                  thread that has the answer (solve.c's
+                                  SAT beside auto): stops work as the
+                                  interrupt does, "cancelled" */
   double deadline;             /* ctx_clock() time to stop at, or 0: the
                                   time limit (gdl_set_time_limit), or a
                                   solve's or the grounding's, earlier */

@@ -245,11 +245,21 @@ static int limit_at(gdl_ctx *ctx, double t)
     ctx_setmsg(ctx, "interrupted");
     return 1;
   }
+  if (ctx->cancel && __atomic_load_n(ctx->cancel, __ATOMIC_RELAXED)) {
+    ctx_setmsg(ctx, "cancelled");
+    return 1;
+  }
   if (ctx->deadline > 0 && (t > 0 ? t : ctx_clock()) > ctx->deadline) {
     ctx_setmsg(ctx, "time limit reached");
     return 1;
   }
   return 0;
+}
+
+int ctx_interrupted(const gdl_ctx *ctx)
+{
+  return (ctx->interrupt && *ctx->interrupt) ||
+         (ctx->cancel && __atomic_load_n(ctx->cancel, __ATOMIC_RELAXED));
 }
 
 int ctx_limit(gdl_ctx *ctx)

@@ -358,7 +358,7 @@ typedef struct {
  * search once the threads are back. */
 static int limit_passed(const gdl_ctx *ctx)
 {
-  return (ctx->interrupt && *ctx->interrupt) ||
+  return ctx_interrupted(ctx) ||
          (ctx->deadline > 0 && ctx_clock() > ctx->deadline);
 }
 

@@ -103,7 +103,7 @@ void level_search(gdl_solve_result *r, level_fn level, level_plan_fn plan,
 
 int level_limit(const gdl_ctx *ctx, double deadline)
 {
-  if (ctx->interrupt && *ctx->interrupt)
+  if (ctx_interrupted(ctx))
     return LEVEL_INTERRUPTED;
   if (deadline > 0 && ctx_clock() > deadline)
     return LEVEL_TIME_OUT;

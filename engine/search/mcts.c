@@ -48,7 +48,6 @@
  * rounds go on from its leaves.
  */
 #include <math.h>
-#include <stdlib.h>
 #include <string.h>
 
 #include "search/search.h"
@@ -623,18 +622,13 @@ static gdl_status run_rounds(tree_t *T, const gdl_state *state,
 }
 
 #if GDL_THREADS
-/* A tree of another thread: its context (made at the first call, from
- * the chooser's description), its share of the rounds, and what it
- * found.  Everything it reads of the chooser's context is copied here
- * before it starts; it touches only its own context. */
+/* A tree of another thread: its context (a twin of the chooser's, made
+ * at the first call), its share of the rounds, and what it found.
+ * Everything it reads of the chooser's context is copied here before it
+ * starts; it touches only its own context. */
 typedef struct {
   gdl_ctx **slot;             /* its context, in the chooser's subs[] */
-  const char *rules;          /* the description as KIF text */
-  size_t len;
-  unsigned flags;             /* gdl_compile's */
-  int ground;                 /* the grounded engine (else the interpreter) */
-  size_t limit, fact_limit;
-  volatile int *interrupt;
+  twin_t w;                   /* what the twin is made of */
   double deadline;            /* the chooser's context's, or 0 */
   const char *state;          /* the root's facts as KIF text */
   size_t role;
@@ -647,52 +641,6 @@ typedef struct {
   uint64_t rounds, nodes;
 } job_t;
 
-/* The thread's context, loaded and compiled as the chooser's was; NULL
- * where that fails or the time runs out (the thread then adds nothing). */
-static gdl_ctx *sub_new(const job_t *J)
-{
-  gdl_ctx *h = gdl_new();
-  if (!h)
-    return NULL;
-  gdl_set_memory_limit(h, J->limit);
-  gdl_set_fact_limit(h, J->fact_limit);
-  gdl_set_interrupt(h, J->interrupt);
-  if (J->secs)
-    gdl_set_time_limit(h, J->t0 + J->secs - ctx_clock());
-  gdl_set_syntax(h, GDL_SYNTAX_KIF);
-  if (gdl_load_string(h, "(the game)", J->rules, J->len) != GDL_OK ||
-      gdl_compile(h, J->flags) != GDL_OK ||
-      gdl_use_engine(h, J->ground ? GDL_ENGINE_GROUND : GDL_ENGINE_INTERP)
-          != GDL_OK) {
-    gdl_free(h);
-    return NULL;
-  }
-  return h;
-}
-
-static int cmp_term(const void *a, const void *b)
-{
-  gdl_term x = *(const gdl_term *)a, y = *(const gdl_term *)b;
-  return x < y ? -1 : x > y;
-}
-
-/* The root's state in the thread's context, read from its text. */
-static int sub_state(gdl_ctx *h, const char *text, gdl_state *s)
-{
-  gdl_term *f;
-  size_t n, i;
-  if (gdl_parse_terms(h, "state", text, 0, &f, &n) != GDL_OK ||
-      !(s->facts = ctx_try_realloc(h, NULL, (n + 1) * sizeof *s->facts)))
-    return 0;
-  memcpy(s->facts, f, n * sizeof *f);
-  qsort(s->facts, n, sizeof *f, cmp_term);
-  for (s->n = 0, i = 0; i < n; i++)
-    if (s->n == 0 || s->facts[s->n - 1] != s->facts[i])
-      s->facts[s->n++] = s->facts[i];
-  s->cap = (uint32_t)n + 1;
-  return 1;
-}
-
 static void *job_run(void *arg)
 {
   job_t *J = arg;
@@ -700,10 +648,11 @@ static void *job_run(void *arg)
   gdl_state s = { 0, 0, NULL };
   tree_t T;
   memset(&T, 0, sizeof T);
-  if (!h && !(h = *J->slot = sub_new(J)))
-    return NULL;
+  if (!h && !(h = *J->slot = twin_new(&J->w, J->secs ? J->t0 + J->secs -
+                                                         ctx_clock() : 0)))
+    return NULL;               /* no context in time: it adds nothing */
   h->deadline = J->deadline;
-  if (sub_state(h, J->state, &s) &&
+  if (twin_state(h, J->state, &s) &&
       tree_start(&T, h, &s, &J->o, J->seed) == GDL_OK) {
     run_rounds(&T, &s, J->budget, J->secs, J->t0, J->stop, &J->rounds);
     J->rs = ctx_try_realloc(h, NULL, T.cnt[T.node[0].cnt + J->role] *
@@ -719,33 +668,6 @@ static void *job_run(void *arg)
   return NULL;
 }
 
-/* The state's facts as KIF text, in ctx; NULL when memory runs out. */
-static char *state_text(gdl_ctx *ctx, const gdl_state *s)
-{
-  size_t len = 1, at = 0, i;
-  char *t;
-  for (i = 0; i < s->n; i++)
-    len += gdl_term_write(ctx, s->facts[i], NULL, 0) + 1;
-  if (!(t = ctx_try_realloc(ctx, NULL, len)))
-    return NULL;
-  for (i = 0; i < s->n; i++) {
-    at += gdl_term_write(ctx, s->facts[i], t + at, len - at);
-    t[at++] = ' ';
-  }
-  t[at] = 0;
-  return t;
-}
-
-/* t's KIF text, allocated in ctx; NULL when memory runs out. */
-static char *text_of(gdl_ctx *ctx, gdl_term t)
-{
-  size_t n = gdl_term_write(ctx, t, NULL, 0) + 1;
-  char *s = ctx_try_realloc(ctx, NULL, n);
-  if (s)
-    gdl_term_write(ctx, t, s, n);
-  return s;
-}
-
 /* J's statistics added to rs (the chooser's c moves, whose texts are
  * mtext): each move found by its text. */
 static void merge_job(job_t *J, rootstat_t *rs, char *const *mtext,
@@ -754,7 +676,7 @@ static void merge_job(job_t *J, rootstat_t *rs, char *const *mtext,
   uint32_t i, j;
   gdl_ctx *h = *J->slot;
   for (i = 0; i < J->nrs; i++) {
-    char *t = text_of(h, J->rs[i].move);
+    char *t = twin_text(h, J->rs[i].move);
     for (j = 0; t && j < c && (!mtext[j] || strcmp(mtext[j], t) != 0); j++)
       ;
     ctx_free(h, t);
@@ -780,7 +702,7 @@ static void merge_jobs(gdl_ctx *ctx, job_t *job, unsigned started,
   if (!mtext)
     return;
   for (j = 0; j < c; j++)
-    mtext[j] = text_of(ctx, rs[j].move);
+    mtext[j] = twin_text(ctx, rs[j].move);
   for (t = 1; t <= started; t++) {
     info->playouts += job[t].rounds;
     info->nodes += job[t].nodes;
@@ -799,8 +721,7 @@ static unsigned jobs_start(gdl_ctx *ctx, const gdl_state *state, size_t role,
                            pthread_t *th, unsigned n, uint64_t budget,
                            double secs, double t0, int *stop, char **text)
 {
-  const char *rules;
-  size_t len;
+  twin_t w;
   unsigned t, started = 0;
   if (n > ctx->nsubs) {
     gdl_ctx **subs = ctx_try_realloc(ctx, ctx->subs, n * sizeof *subs);
@@ -810,20 +731,13 @@ static unsigned jobs_start(gdl_ctx *ctx, const gdl_state *state, size_t role,
     ctx->subs = subs;
     ctx->nsubs = n;
   }
-  if (gdl_write(ctx, GDL_SYNTAX_KIF, &rules, &len) != GDL_OK ||
-      !(*text = state_text(ctx, state)))
+  if (!twin_of(ctx, &w) || !(*text = twin_state_text(ctx, state)))
     return 0;
   for (t = 1; t < n; t++) {
     job_t *J = &job[t];
     memset(J, 0, sizeof *J);
     J->slot = &ctx->subs[t];
-    J->rules = rules;
-    J->len = len;
-    J->flags = ctx->compile_flags;
-    J->ground = strcmp(gdl_engine_name(ctx), "ground") == 0;
-    J->limit = ctx->limit;
-    J->fact_limit = ctx->fact_limit;
-    J->interrupt = ctx->interrupt;
+    J->w = w;
     J->deadline = ctx->deadline;
     J->state = *text;
     J->role = role;

@@ -430,7 +430,7 @@ static int terminate(void *arg)
 {
   sat_t *W = arg;
   gdl_ctx *ctx = W->ctx;
-  if ((ctx->interrupt && *ctx->interrupt) ||
+  if (ctx_interrupted(ctx) ||
       (ctx->deadline > 0 && ctx_clock() > ctx->deadline)) {
     W->stop = 1;
     return 1;

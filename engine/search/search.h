@@ -10,6 +10,32 @@
 
 typedef struct search search_t;
 
+/* ---- a context of its own for another thread (twin.c) --------------- */
+
+/* What a twin of a context needs of it, read in the caller's thread. */
+typedef struct {
+  const char *rules;          /* the description as KIF (gdl_write's text:
+                                 valid until the caller's next gdl_write) */
+  size_t len;
+  unsigned flags;             /* gdl_compile's */
+  int ground;                 /* the grounded engine, else the interpreter */
+  size_t limit, fact_limit;
+  volatile int *interrupt, *cancel;
+} twin_t;
+/* 0 when the description cannot be written (memory). */
+int twin_of(gdl_ctx *ctx, twin_t *w);
+/* A context loaded, compiled and on its engine as w says, within
+ * `seconds` (0: no limit); NULL when that fails.  Freed by gdl_free. */
+gdl_ctx *twin_new(const twin_t *w, double seconds);
+/* A term's, or a state's facts', KIF text, allocated in ctx (ctx_free);
+ * NULL when memory runs out. */
+char *twin_text(gdl_ctx *ctx, gdl_term t);
+char *twin_state_text(gdl_ctx *ctx, const gdl_state *s);
+/* The facts of text as a state of h (gdl_state_release); 0 when not. */
+int twin_state(gdl_ctx *h, const char *text, gdl_state *s);
+/* Term t of h as a term of ctx (0 when that fails). */
+gdl_term twin_term(gdl_ctx *ctx, gdl_ctx *h, gdl_term t);
+
 /* ---- the table of algorithms (solve.c) ------------------------------ */
 
 /* One of auto's turns: auto runs the turns of all rows in the order of

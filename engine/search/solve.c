@@ -22,7 +22,9 @@
  *            and deep (peg solitaire), the cheapest way to one;
  *   5 dfs    fewest moves first (1/10, at most 5 s): knight's tours;
  *   6 gbfs   (3/4 of what is left, or 40 s): some plan, guided by h_ff;
- *   7 dfs    (the rest, or no limit), dead ends pruned. */
+ *   7 dfs    (the rest, or no limit), dead ends pruned;
+ * and from turn 3, sat beside them on a thread of its own where it
+ * applies (beside_start, below). */
 static const search_algorithm algorithms[] = {
   [GDL_BFS] = {
     .name = "bfs", .run = search_bfs, .shortest = 1, .counter = 1,
@@ -63,7 +65,8 @@ static const search_algorithm algorithms[] = {
     .counter = 1, .budget = 1, .groups = 1, .kids = KIDS_ON_ONE,
     .shortens = 1,
     .help = "(the default) astar, bfs, dfs, gbfs, each with a share of\n"
-            "           the time: the first plan found, made shorter if "
+            "           the time, and sat beside them on a puzzle of\n"
+            "           constraints: the first plan found, made shorter if "
             "it can be",
     .label = "depth" },
   [GDL_VALUE] = {
@@ -351,6 +354,151 @@ static void shorten(gdl_ctx *ctx, analyses_t *an, const gdl_solve_opts *opts,
 
 /* ---- auto ------------------------------------------------------------- */
 
+#if GDL_THREADS && defined(GDL_HAVE_CADICAL) && !defined(__EMSCRIPTEN__)
+#include <pthread.h>
+#define BESIDE 1
+
+/* SAT beside auto's searches: planning as satisfiability (sat.c) on a
+ * thread of its own, in a twin of the context (twin.c), started at
+ * auto's third turn where the glance and bfs have not ended the search
+ * (the space is large), the moves commute (the rules allow stubborn
+ * sets) or make placements (latched fluents: once made they stay, so
+ * the plan is a set of moves more than a sequence: a puzzle of
+ * constraints), the network is grounded and there is a second core.  Whichever ends first stops
+ * the other through its cancel flag: SAT with a plan (shortest, as its
+ * first plan always is) or with no plan at all; auto's searches with
+ * theirs.  A plan of auto's not proven shortest gives way to SAT's. */
+typedef struct {
+  twin_t w;
+  char *start;                /* the start's facts as text (NULL: the
+                                 initial state), in the caller's context */
+  double until;               /* ctx_clock() time to stop at (0: none) */
+  size_t max_steps;
+  int *stop_auto;             /* set when SAT has the answer */
+  int cancel;                 /* set by the caller: SAT stops */
+  gdl_ctx *h;                 /* its context */
+  gdl_solve_result res;       /* its result, in h */
+  int done;                   /* SAT has the answer (solved or no plan) */
+} beside_t;
+
+static void *beside_run(void *arg)
+{
+  beside_t *B = arg;
+  gdl_solve_opts o;
+  gdl_state s = { 0, 0, NULL };
+  double left = B->until ? B->until - ctx_clock() : 0;
+  if ((B->until && left <= 0) || !(B->h = twin_new(&B->w, left)))
+    return NULL;
+  memset(&o, 0, sizeof o);
+  o.algorithm = GDL_SAT;
+  o.threads = 1;
+  o.max_steps = B->max_steps;
+  o.max_seconds = B->until ? B->until - ctx_clock() : 0;
+  if (B->until && o.max_seconds <= 0)
+    return NULL;
+  if (B->start) {
+    if (!twin_state(B->h, B->start, &s))
+      return NULL;
+    o.start = &s;
+  }
+  if (gdl_solve(B->h, &o, &B->res) == GDL_OK &&
+      (B->res.status == GDL_SOLVED || B->res.status == GDL_UNSOLVABLE)) {
+    B->done = 1;
+    __atomic_store_n(B->stop_auto, 1, __ATOMIC_RELAXED);
+  }
+  gdl_state_release(B->h, &s);
+  return NULL;
+}
+
+/* SAT started beside auto (the header above says when), or NULL. */
+static beside_t *beside_start(gdl_ctx *ctx, analyses_t *an,
+                              const gdl_solve_opts *opts, double t0,
+                              int *stop_auto, pthread_t *th)
+{
+  beside_t *B;
+  if (!GROUND(ctx) || ctx->nroles != 1 ||
+      !(an->stub || (an->est && est_latches(an->est) > 0)) ||
+      bfs_threads(opts->threads) < 2 || !(B = ctx_try_realloc(ctx, NULL,
+                                                              sizeof *B)))
+    return NULL;
+  memset(B, 0, sizeof *B);
+  if (!twin_of(ctx, &B->w) ||
+      (opts->start && !(B->start = twin_state_text(ctx, opts->start)))) {
+    ctx_free(ctx, B);
+    return NULL;
+  }
+  B->w.cancel = &B->cancel;
+  B->until = opts->max_seconds > 0 ? t0 + opts->max_seconds : 0;
+  B->max_steps = opts->max_steps;
+  B->stop_auto = stop_auto;
+  ctx->cancel = stop_auto;
+  if (pthread_create(th, NULL, beside_run, B) != 0) {
+    ctx->cancel = NULL;
+    ctx_free(ctx, B->start);
+    ctx_free(ctx, B);
+    return NULL;
+  }
+  return B;
+}
+
+/* SAT's answer as the result, its plan's moves made terms of ctx. */
+static gdl_status take_sat(gdl_ctx *ctx, const beside_t *B,
+                           gdl_solve_result *res)
+{
+  const gdl_solve_result *r = &B->res;
+  size_t i, n = r->length * ctx->nroles;
+  gdl_term *volatile plan = NULL;
+  PROTECT(ctx);
+  if (r->status == GDL_SOLVED) {
+    plan = ctx_arena(ctx, (n + 1) * sizeof *plan);
+    for (i = 0; i < n; i++)
+      if (!(plan[i] = twin_term(ctx, B->h, r->plan[i]))) {
+        UNPROTECT(ctx);
+        return GDL_OK;         /* not a move here: auto's result stands */
+      }
+  }
+  UNPROTECT(ctx);
+  res->status = r->status;
+  res->plan = plan;
+  res->length = r->length;
+  res->goal = r->goal;
+  res->optimal = r->status == GDL_SOLVED;
+  res->found_by = GDL_SAT;
+  res->depth = r->depth;
+  res->dead_start = r->dead_start;
+  res->why[0] = 0;
+  return GDL_OK;
+}
+
+/* SAT stopped (it may have ended already) and its thread joined; its
+ * answer taken where auto's searches have none as good; its counts
+ * (horizons and clauses, not states: left out of the sums) are the last
+ * of `ran`. */
+static gdl_status beside_end(gdl_ctx *ctx, beside_t *B, pthread_t th,
+                             gdl_solve_result *res, gdl_search_count *ran,
+                             unsigned *n)
+{
+  gdl_status st = GDL_OK;
+  __atomic_store_n(&B->cancel, 1, __ATOMIC_RELAXED);
+  pthread_join(th, NULL);
+  ctx->cancel = NULL;
+  if (B->h) {
+    if (*n < GDL_MAX_SEARCHES) {
+      ran[*n].name = gdl_algorithm_name(GDL_SAT);
+      ran[*n].expanded = B->res.expanded;
+      ran[(*n)++].generated = B->res.generated;
+    }
+  }
+  if (B->done && (res->status == GDL_LIMIT ||
+                  (res->status == GDL_SOLVED && !res->optimal)))
+    st = take_sat(ctx, B, res);
+  gdl_free(B->h);
+  ctx_free(ctx, B->start);
+  ctx_free(ctx, B);
+  return st;
+}
+#endif
+
 /* The turn auto takes `turn`th (from 1), its algorithm into *a; NULL
  * past the last. */
 static const search_turn *auto_turn(unsigned turn, gdl_algorithm *a)
@@ -382,6 +530,11 @@ static gdl_status solve_auto(gdl_ctx *ctx, analyses_t *an,
   unsigned h0 = 0, n = 0;
   gdl_search_count ran[GDL_MAX_SEARCHES];   /* each turn's counts */
   gdl_status st = GDL_OK;
+#ifdef BESIDE
+  beside_t *B = NULL;
+  pthread_t th;
+  int stop_auto = 0;
+#endif
   for (turn = 1; (t = auto_turn(turn, &a)) != NULL; turn++) {
     gdl_solve_opts o = *opts;
     double left = opts->max_seconds - (ctx_clock() - t0);
@@ -412,6 +565,10 @@ static gdl_status solve_auto(gdl_ctx *ctx, analyses_t *an,
     }
     if (t->prune && o.prune == 0)
       o.prune = t->prune;
+#ifdef BESIDE
+    if (turn == 3)
+      B = beside_start(ctx, an, opts, t0, &stop_auto, &th);
+#endif
     st = solve_one(ctx, an, &o, res, NULL);
     expanded += res->expanded;
     generated += res->generated;
@@ -424,9 +581,15 @@ static gdl_status solve_auto(gdl_ctx *ctx, analyses_t *an,
       break;
     /* its own share ran out: the next search; anything else stops */
     if (strncmp(res->why, "time limit", 10) != 0 ||
-        (ctx->interrupt && *ctx->interrupt))
+        ctx_interrupted(ctx))
       break;
   }
+#ifdef BESIDE
+  if (B && st == GDL_OK)
+    st = beside_end(ctx, B, th, res, ran, &n);
+  else if (B)
+    beside_end(ctx, B, th, res, ran, &n);
+#endif
   res->expanded = expanded;
   res->generated = generated;
   res->nsearches = n;

@@ -646,10 +646,11 @@ static void *job_run(void *arg)
   job_t *J = arg;
   gdl_ctx *h = *J->slot;
   gdl_state s = { 0, 0, NULL };
+  double left = J->secs ? J->t0 + J->secs - ctx_clock() : 0;
   tree_t T;
   memset(&T, 0, sizeof T);
-  if (!h && !(h = *J->slot = twin_new(&J->w, J->secs ? J->t0 + J->secs -
-                                                         ctx_clock() : 0)))
+  if (!h && ((J->secs && left <= 0) ||
+             !(h = *J->slot = twin_new(&J->w, left))))
     return NULL;               /* no context in time: it adds nothing */
   h->deadline = J->deadline;
   if (twin_state(h, J->state, &s) &&

@@ -65,9 +65,10 @@ static const search_algorithm algorithms[] = {
     .counter = 1, .budget = 1, .groups = 1, .kids = KIDS_ON_ONE,
     .shortens = 1,
     .help = "(the default) astar, bfs, dfs, gbfs, each with a share of\n"
-            "           the time, and sat beside them on a puzzle of\n"
-            "           constraints: the first plan found, made shorter if "
-            "it can be",
+            "           the time, and sat beside them on a puzzle of "
+            "constraints\n"
+            "           (a second core): the first plan found, made "
+            "shorter if it\n           can be",
     .label = "depth" },
   [GDL_VALUE] = {
     .name = "value", .run = search_value, .kids = KIDS_ON_ONE,

@@ -652,7 +652,10 @@ static void *job_run(void *arg)
   if (!h && ((J->secs && left <= 0) ||
              !(h = *J->slot = twin_new(&J->w, left))))
     return NULL;               /* no context in time: it adds nothing */
-  h->deadline = J->deadline;
+  h->deadline = J->deadline;   /* the chooser's limits as they are now */
+  h->interrupt = J->w.interrupt;
+  h->cancel = J->w.cancel;
+  h->limit = J->w.limit;
   if (twin_state(h, J->state, &s) &&
       tree_start(&T, h, &s, &J->o, J->seed) == GDL_OK) {
     run_rounds(&T, &s, J->budget, J->secs, J->t0, J->stop, &J->rounds);

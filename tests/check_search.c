@@ -109,6 +109,9 @@ static const puzzle puzzles[] = {
   { "puzzles/eight-puzzle-31.kif", 31, 1 },
   { "puzzles/eight-puzzle-unsolvable.kif", -1, 0 },
   { "puzzles/sokoban-three-boxes.kif", 39, 0 },
+  /* every plan has as many moves: a run painted, a number written */
+  { "puzzles/nonogram-10x10.kif", 21, 1 },
+  { "puzzles/hidato-6x6.kif", 22, 1 },
   /* written in infix GDL */
   { "puzzles/toads-and-frogs.hrf", 15, 1 },
   { "puzzles/bridge-and-torch.hrf", 7, 1 },

@@ -380,7 +380,7 @@ static const char *const puzzle_files[] = {
   "peg-solitaire-33.kif", "peg-solitaire-small.kif", "sokoban-three-boxes.kif",
   "toazzle-13.kif", "water-jugs.kif", "wolf-goat-cabbage.kif",
   "toads-and-frogs.hrf", "bridge-and-torch.hrf", "lights-out-5x5.kif",
-  "queens-20.kif",
+  "queens-20.kif", "nonogram-10x10.kif", "hidato-6x6.kif",
 };
 
 START_TEST(test_check_clean)
@@ -879,9 +879,9 @@ static void assert_plan_wins(const char *file, const char *plan)
 }
 
 /* The optimal plans recorded in the headers of puzzles whose plans no
- * blind search here finds (the Sokoban level's bfs finds, but its header
- * records one too): played with `gdl state`, each ends terminal with goal
- * 100, and has the optimal length (gdl state refuses a move out of a
+ * blind search here finds (the Sokoban level's, the nonogram's and the
+ * Hidato's bfs finds, but their headers record one too): played with
+ * `gdl state`, each ends terminal with goal 100, and has the optimal length (gdl state refuses a move out of a
  * terminal state, so no plan wins before its end). */
 static const struct {
   const char *file;
@@ -912,6 +912,19 @@ static const struct {
     "(place 6 13) (place 7 15) (place 8 12) (place 9 18) (place 10 20) "
     "(place 11 17) (place 12 9) (place 13 16) (place 14 19) (place 15 8) "
     "(place 16 10) (place 17 7) (place 18 14) (place 19 6) (place 20 11)" },
+  { "puzzles/nonogram-10x10.kif", 21,
+    "(paint 1 1 2) (paint 1 2 8) (paint 2 1 1) (paint 2 2 7) "
+    "(paint 3 1 1) (paint 3 2 4) (paint 3 3 9) (paint 4 1 1) "
+    "(paint 5 1 1) (paint 5 2 3) (paint 5 3 10) (paint 6 1 2) "
+    "(paint 6 2 5) (paint 6 3 8) (paint 7 1 3) (paint 8 1 4) "
+    "(paint 8 2 7) (paint 9 1 3) (paint 9 2 7) (paint 10 1 2) "
+    "(paint 10 2 7)" },
+  { "puzzles/hidato-6x6.kif", 22,
+    "(place 1 6) (place 1 5) (place 1 4) (place 1 3) (place 1 2) "
+    "(place 1 1) (place 2 2) (place 3 1) (place 3 2) (place 3 3) "
+    "(place 3 4) (place 3 5) (place 4 6) (place 5 6) (place 6 6) "
+    "(place 5 5) (place 4 4) (place 6 4) (place 5 3) (place 4 2) "
+    "(place 5 1) (place 6 2)" },
   { "puzzles/peg-solitaire-33.kif", 31,
     "(jump 2 4 4 4) (jump 3 2 3 4) (jump 1 3 3 3) (jump 1 5 1 3) "
     "(jump 3 4 3 2) (jump 3 1 3 3) (jump 3 5 1 5) (jump 3 7 3 5) "
@@ -928,6 +941,28 @@ START_TEST(test_recorded_plan)
   ck_assert_int_eq((int)count_char(recorded[_i].plan, '('),
                    recorded[_i].length);
   assert_plan_wins(recorded[_i].file, recorded[_i].plan);
+}
+END_TEST
+
+/* The nonogram and the Hidato have one solution each (their headers):
+ * of the states `gdl graph` draws (every reachable one), exactly one is
+ * terminal with goal 100. */
+static const char *const unique[] = {
+  "puzzles/nonogram-10x10.kif", "puzzles/hidato-6x6.kif",
+};
+
+START_TEST(test_unique_solution)
+{
+  char *out, *err;
+  const char *p;
+  int won = 0;
+  ck_assert_int_eq(tu_gdl_run(&out, &err, "graph %s --max-states 100000",
+                              unique[_i]), 0);
+  for (p = out; (p = strstr(p, "terminal, goal 100 */")) != NULL; p++)
+    won++;
+  ck_assert_msg(won == 1, "%s: %d winning states", unique[_i], won);
+  free(out);
+  free(err);
 }
 END_TEST
 
@@ -1611,6 +1646,7 @@ Suite *cli_suite(void)
   tcase_add_test(tc, test_solve_algorithms);
   tcase_add_test(tc, test_solve_rule_base);
   tcase_add_loop_test(tc, test_recorded_plan, 0, N(recorded));
+  tcase_add_loop_test(tc, test_unique_solution, 0, N(unique));
   suite_add_tcase(s, tc);
 
   tc = tcase_create("limits");

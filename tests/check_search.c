@@ -109,6 +109,9 @@ static const puzzle puzzles[] = {
   { "puzzles/eight-puzzle-31.kif", 31, 1 },
   { "puzzles/eight-puzzle-unsolvable.kif", -1, 0 },
   { "puzzles/sokoban-three-boxes.kif", 39, 0 },
+  /* every plan has as many moves: a run painted, a number written */
+  { "puzzles/nonogram-10x10.kif", 21, 1 },
+  { "puzzles/hidato-6x6.kif", 22, 1 },
   /* written in infix GDL */
   { "puzzles/toads-and-frogs.hrf", 15, 1 },
   { "puzzles/bridge-and-torch.hrf", 7, 1 },
@@ -1409,6 +1412,7 @@ static const struct game_value {
   { "puzzles/games/connect-three-4x4.kif", { 100, 0, -1 }, 1, 0, NULL },
   { "puzzles/games/domineering-4x4.kif", { 100, 0, -1 }, 1, 0, NULL },
   { "puzzles/games/domineering-5x5.kif", { 0, 100, -1 }, 1, 0, NULL },
+  { "puzzles/games/tic-tac-toe.kif", { 50, 50, -1 }, 1, 0, NULL },
   { "multi/ticTacToe.kif", { 50, 50, -1 }, 1, 0, NULL },
   { "tests/values/three-roles.kif", { 30, 0, 40 }, 0, 0, "right" },
   { "tests/values/matching-pennies.kif", { 0, 0, -1 }, 1, 1, NULL },
@@ -1482,7 +1486,7 @@ END_TEST
 START_TEST(test_game_value_alphabeta)
 {
   /* (the games of more than 100 states: not take-away's 42) */
-  static const int over[] = { 0, 2, 3, 4, 5 };
+  static const int over[] = { 0, 2, 3, 4, 5, 6 };
   const struct game_value *G = &game_values[over[_i]];
   const char *f = G->file;
   gdl_ctx *ctx = load_path(strncmp(f, "multi/", 6) ? f : tu_corpus(f), 0);
@@ -1667,7 +1671,7 @@ Suite *search_suite(void)
   tc = tcase_create("values");
   tcase_set_timeout(tc, 120);
   tcase_add_loop_test(tc, test_game_value, 0, 2 * N(game_values));
-  tcase_add_loop_test(tc, test_game_value_alphabeta, 0, 5);
+  tcase_add_loop_test(tc, test_game_value_alphabeta, 0, 6);
   tcase_add_test(tc, test_game_value_limits);
   suite_add_tcase(s, tc);
 

@@ -84,6 +84,7 @@ take-away-21.kif|first 100, second 0|{"first": 100, "second": 0}
 connect-three-4x4.kif|red 100, yellow 0|{"red": 100, "yellow": 0}
 domineering-4x4.kif|vertical 100, horizontal 0|{"vertical": 100, "horizontal": 0}
 domineering-5x5.kif|vertical 0, horizontal 100|{"vertical": 0, "horizontal": 100}
+tic-tac-toe.kif|xplayer 50, oplayer 50|{"xplayer": 50, "oplayer": 50}
 LIST
 
 # a limit: not proven, exit 3, in text and JSON

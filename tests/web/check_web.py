@@ -14,7 +14,13 @@ and a KIF habit in it reported at its line.  DogBunny is solved by astar
 and the page's solve object compared key by key with the one `gdl solve
 --json` prints (same_as_cli).  Then the 8-puzzle (31 moves) is solved in
 the page's Web Worker and its time printed beside the native `build/gdl
-solve` (doc/performance.md).
+solve` (doc/performance.md).  Then games against the computer: a move
+of Nim 3-4-5 (the perfect computer's winning answer), and whole games of
+tic-tac-toe: the person (a fair player: win, else block, else centre or
+corner) against the perfect computer, which must not lose; the computer
+against itself, perfect (a draw) and by Monte Carlo tree search (to the
+end).  Every game's moves, as the page lists them, are replayed by `gdl
+state --json`: each legal, and the same terminal state and goals.
 
 Screenshots go to OUTDIR; with SCREENSHOT, the one for doc/classroom.md
 is saved there too.  The server is stopped at the end, always.
@@ -35,6 +41,7 @@ from selenium.webdriver.support.ui import Select, WebDriverWait
 DOGBUNNY = "puzzles/dogbunny-walkthrough.kif"   # optimal: 28 moves
 EIGHT = "puzzles/eight-puzzle-31.kif"           # optimal: 31 moves
 INFIX = "puzzles/toads-and-frogs.hrf"           # infix GDL
+TTT = "puzzles/games/tic-tac-toe.kif"           # a draw
 failures = []
 
 
@@ -150,6 +157,145 @@ def same_as_cli(page, path, algorithm):
               if k in page and k not in MACHINE_KEYS and page[k] != cli[k]]
     check(not differ, "%s by %s: the page's values are gdl solve --json's "
           "(but %s) %s" % (path, algorithm, ", ".join(MACHINE_KEYS), differ))
+
+
+def history(d):
+    """The moves played, read in one script (the page redraws the list
+    while the computer plays)."""
+    return d.execute_script("return Array.from(document.querySelectorAll("
+                            "'#history li'), (e) => e.textContent);")
+
+
+def game_over(d):
+    """The page's goals ({role: goal}) once it says the state is terminal,
+    else None.  The status reads "Step N · goal xplayer 50, oplayer 50 ·
+    terminal: game over"."""
+    status = d.execute_script(
+        "return document.getElementById('game-status').textContent;")
+    if "terminal:" not in status or "not terminal" in status:
+        return None
+    goals = status.split(" · ")[1][len("goal "):]
+    return {r: int(g) for r, g in (p.rsplit(" ", 1) for p in goals.split(", "))}
+
+
+def replayed(moves):
+    """The page's moves replayed by `gdl state --json`: None when one is
+    illegal, else the state's terminal and goals."""
+    gdl = os.environ.get("GDL", "build/gdl")
+    out = subprocess.run([gdl, "state", "--json", "--moves", " ".join(moves), TTT],
+                         capture_output=True, text=True, check=False)
+    if out.returncode != 0:
+        return None
+    s = json.loads(out.stdout)
+    return s["terminal"], s["goals"]
+
+
+def play_against(d):
+    """Plays xplayer against the computer (oplayer) to the end, as a fair
+    player would (person_move, from the facts and the move buttons the page
+    shows); after each move it waits for the computer's answer.  Returns the moves played and, for
+    each of the computer's moves, whether the page says it played the move
+    the history shows (so that the page took the move it chose)."""
+    said = []
+    for _ in range(5):                          # at most 5 moves of x's
+        if game_over(d) is not None:
+            break
+        marks = d.execute_script(
+            "return Array.from(document.querySelectorAll('#moves button.move'),"
+            " (b) => b.dataset.move).filter((m) => m.startsWith('(mark'));")
+        n = len(history(d))
+        facts = d.execute_script("return Array.from(document.querySelectorAll("
+                                 "'#facts li'), (e) => e.textContent);")
+        mine = person_move(facts, marks)
+        d.find_element(By.CSS_SELECTOR,
+                       "#moves button.move[data-move='%s']" % mine).click()
+        # the computer's answer; where the person is then left with one
+        # move (the last cell) the page plays it too
+        wait(d, lambda: game_over(d) is not None or
+             len(history(d)) >= n + 2 and len(history(d)) % 2 == 0, 60,
+             "the computer's answer")
+        h = history(d)
+        if len(h) >= n + 2:
+            said.append(h[n + 1].startswith("noop ") and text(d, "#opponent-status")
+                        .startswith("oplayer played %s (" % h[n + 1][len("noop "):]))
+    return history(d), said
+
+
+LINES = [[(r, c) for c in (1, 2, 3)] for r in (1, 2, 3)] + \
+    [[(r, c) for r in (1, 2, 3)] for c in (1, 2, 3)] + \
+    [[(1, 1), (2, 2), (3, 3)], [(1, 3), (2, 2), (3, 1)]]
+PREFER = ((2, 2), (1, 1), (3, 3), (1, 3), (3, 1))
+
+
+def person_move(facts, marks):
+    """xplayer's move, chosen by reading the page: the cell that completes
+    a line of x's, else the one that blocks a line of o's, else the centre,
+    else a corner, else the first move offered.  The cells are the facts
+    (cell R C M); the moves offered, (mark R C)."""
+    board = {}
+    for f in facts:
+        if f.startswith("(cell "):
+            r, c, m = f[6:-1].split()
+            board[int(r), int(c)] = m
+    for m in ("x", "o"):
+        for line in LINES:
+            marks_in = [board.get(p) for p in line]
+            if marks_in.count(m) == 2 and marks_in.count("b") == 1:
+                cell = line[marks_in.index("b")]
+                return "(mark %d %d)" % cell
+    prefer = ["(mark %d %d)" % p for p in PREFER]
+    return ([m for m in prefer if m in marks] + marks)[0]
+
+
+def tic_tac_toe(d):
+    """A whole game of tic-tac-toe against the computer, then the computer
+    against itself: every move the page played is replayed by `gdl state`
+    (legal, and the same end)."""
+    open_puzzle(d, TTT)
+    boxes = d.find_elements(By.CSS_SELECTOR, "#opponent-roles input")
+    check(len(boxes) == 2, "tic-tac-toe: a computer box per role")
+    Select(d.find_element(By.ID, "opponent-kind")).select_by_value("perfect")
+    seconds = d.find_element(By.ID, "opponent-seconds")
+    seconds.clear()
+    seconds.send_keys("0.5")
+    boxes[1].click()                            # the computer plays oplayer
+    t0 = time.time()
+    moves, said = play_against(d)
+    goals = game_over(d)
+    print("tic-tac-toe against the computer (perfect): %s, %s, %.1f s"
+          % (moves, goals, time.time() - t0))
+    check(goals is not None, "the game reaches a terminal state")
+    check(said and all(said), "the page played each move the computer chose "
+          "(%d moves)" % len(said))
+    check(replayed(moves) == (True, goals),
+          "every move legal (gdl state replays them to the same end)")
+    check(goals is not None and goals["oplayer"] >= 50,
+          "the computer did not lose (%s)" % goals)
+
+    # both roles: perfect against perfect is a draw
+    boxes[0].click()
+    d.find_element(By.ID, "restart").click()
+    wait(d, lambda: game_over(d) is not None, 60, "the computer against itself")
+    moves, goals = history(d), game_over(d)
+    print("perfect against perfect: %s, %s" % (moves, goals))
+    check(goals == {"xplayer": 50, "oplayer": 50},
+          "perfect against perfect: a draw (%s)" % goals)
+    check(replayed(moves) == (True, goals), "every move legal (gdl state)")
+
+    # Monte Carlo tree search against itself, a short think: to the end, every
+    # move legal (who wins is not asserted: it depends on the time)
+    Select(d.find_element(By.ID, "opponent-kind")).select_by_value("mcts")
+    seconds.clear()
+    seconds.send_keys("0.2")
+    d.find_element(By.ID, "restart").click()
+    wait(d, lambda: game_over(d) is not None, 60, "mcts against itself")
+    moves, goals = history(d), game_over(d)
+    print("mcts against mcts (0.2 s a move): %s, %s" % (moves, goals))
+    check(goals is not None and replayed(moves) == (True, goals),
+          "mcts against itself: to the end, every move legal (gdl state)")
+    boxes[0].click()
+    boxes[1].click()
+    print("tic-tac-toe: %.1f s in the browser" % (time.time() - t0))
 
 
 def scenario(d, url, outdir, screenshot):
@@ -354,6 +500,8 @@ def scenario(d, url, outdir, screenshot):
     d.find_element(By.ID, "undo").click()        # back to the person's choice
     check(text(d, "#game-status").startswith("Step 0"), "undo goes back past the computer's move")
     boxes[1].click()
+
+    tic_tac_toe(d)
 
     # the console: no JavaScript errors
     logs = [l for l in d.get_log("browser") if l["level"] == "SEVERE"

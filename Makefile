@@ -254,6 +254,7 @@ check: all $(B)/check_gdl $(B)/web.o
 	tests/docs.sh
 	tests/play_tmux.sh
 	tests/ggp_loopback.sh
+	tests/ggp_robust.sh
 	tests/ggp.sh
 	tests/fmt.sh -j 2
 	tests/roundtrip.sh -j 2
@@ -374,6 +375,7 @@ tsan:
 #   eval    the interpreter on a game that checks, under a small budget
 #   ground  the grounded engine against the interpreter, state by state
 #   infix   the infix reader and checker, and infix written and read back
+#   ggp     the GGP player's replies to messages (engine/cli/ggp.c)
 # `make fuzz` runs each in turn for FUZZ_SECONDS (FUZZ_JOBS=2: two
 # processes a target); `make fuzz-smoke`, 60 s each, is part of .ci/run;
 # FUZZ_TARGETS=read runs one; `make fuzz-regress` replays the bugs found.  Each keeps what it finds in build/fuzz/NAME/
@@ -382,7 +384,7 @@ tsan:
 # A new target is a file
 # tests/fuzz/fuzz_NAME.c and its NAME added here; FUZZ_MAXLEN_NAME and
 # FUZZ_SEEDS_NAME override the defaults for it.
-FUZZ_TARGETS ?= read eval ground infix
+FUZZ_TARGETS ?= read eval ground infix ggp
 FUZZ_SECONDS ?= 60
 FUZZ_JOBS    ?= 1
 FUZZ_SAN     := -O1 -g -fsanitize=address,undefined -fno-sanitize-recover=all \
@@ -393,6 +395,9 @@ FUZZ_MAXLEN_read ?= 1024
 # infix (d): the infix reader, seeded with the infix puzzles and mistakes
 FUZZ_MAXLEN_infix ?= 1024
 FUZZ_SEEDS_infix ?= puzzles tests/golden
+# ggp (e): messages to a player, seeded with whole matches of its game
+FUZZ_MAXLEN_ggp ?= 2048
+FUZZ_SEEDS_ggp ?= tests/fuzz/seeds/ggp
 # Coverage for libFuzzer without its tracing of comparisons (trace-cmp):
 # gdl compares interned ids, not input bytes (the keywords it compares as
 # text reach the fuzzer through the memcmp hooks anyway), so the tracing
@@ -412,6 +417,13 @@ fuzz-build:
 
 build/fuzz/fuzz_%: tests/fuzz/fuzz_%.c tests/fuzz/fuzz.h build/fuzz/libgdl.a
 	clang -Iengine $(FUZZ_CFLAGS) $(WARN) $(EXTRA_WARN) -fsanitize=fuzzer -o $@ $< build/fuzz/libgdl.a -lm
+
+# ggp.c is not in libgdl.a (it sits in engine/cli): built in with the
+# target, alone, so that no libmicrohttpd or libcurl is linked
+build/fuzz/fuzz_ggp: tests/fuzz/fuzz_ggp.c engine/cli/ggp.c engine/cli/ggp.h \
+                     tests/fuzz/fuzz.h build/fuzz/libgdl.a
+	clang -Iengine $(FUZZ_CFLAGS) $(WARN) $(EXTRA_WARN) -fsanitize=fuzzer -o $@ $< \
+	  engine/cli/ggp.c build/fuzz/libgdl.a -lm -pthread
 
 fuzz: fuzz-build
 	$(foreach t,$(FUZZ_TARGETS),tests/fuzz/run.sh -j $(FUZZ_JOBS) -t $(FUZZ_SECONDS) \

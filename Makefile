@@ -273,12 +273,17 @@ check-limits: all
 	tests/limits.sh -j 2 -c bench $(CORPUS)/single/*.kif $(CORPUS)/multi/*.kif $(CORPUS)/conformance/*.kif
 	tests/limits.sh -j 2 -c solve $(CORPUS)/single/*.kif $(CORPUS)/multi/*.kif $(CORPUS)/conformance/*.kif
 
-# The GGP protocol alone (some 20 s; make check runs it too): two gdl
-# players and gdl match over loopback, then ggp-base's GameServer and
-# sample players beside gdl (tests/ggp.sh: skipped only without Java).
+# The GGP protocol alone (about 3 minutes; .ci/run runs it as a step of
+# its own): two gdl players and gdl match over loopback, a player against
+# garbage, truncated and silent requests and a STOP mid-think, then
+# ggp-base's GameServer hosting gdl player against SampleMonteCarloGamer,
+# and gdl match hosting them, on three games (tests/ggp.sh: skipped only
+# without Java).  make check runs the same on tic-tac-toe alone.
+GGP_GAMES ?= ticTacToe connectFour breakthroughSmall
 check-ggp: all
 	tests/ggp_loopback.sh
-	tests/ggp.sh
+	tests/ggp_robust.sh
+	tests/ggp.sh $(GGP_GAMES)
 
 # The documents' examples alone (a few seconds; make check runs them too).
 check-docs: all
@@ -423,7 +428,7 @@ build/fuzz/fuzz_%: tests/fuzz/fuzz_%.c tests/fuzz/fuzz.h build/fuzz/libgdl.a
 build/fuzz/fuzz_ggp: tests/fuzz/fuzz_ggp.c engine/cli/ggp.c engine/cli/ggp.h \
                      tests/fuzz/fuzz.h build/fuzz/libgdl.a
 	clang -Iengine $(FUZZ_CFLAGS) $(WARN) $(EXTRA_WARN) -fsanitize=fuzzer -o $@ $< \
-	  engine/cli/ggp.c build/fuzz/libgdl.a -lm -pthread
+	  engine/cli/ggp.c build/fuzz/libgdl.a $(LDLIBS)
 
 fuzz: fuzz-build
 	$(foreach t,$(FUZZ_TARGETS),tests/fuzz/run.sh -j $(FUZZ_JOBS) -t $(FUZZ_SECONDS) \

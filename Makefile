@@ -355,14 +355,17 @@ asan:
 # 4 threads held to one thread's answers (the unit tests' threads and
 # limits cases), and each, and dfs that prunes, on 4 threads on every
 # puzzle, a sudoku (whose estimates run on the threads) and the games a
-# move budget prunes (each thread its copy), 5 s each; any report fails
-# it.
+# move budget prunes (each thread its copy), 5 s each; and the GGP
+# player's threads: a STOP mid-think through ggp.c (the ggp suite) and a
+# running gdl player (tests/ggp_robust.sh); any report fails it.
 TSAN_FLAGS := -O1 -g -fsanitize=thread
 tsan:
 	$(MAKE) B=build/tsan CC=clang CFLAGS="$(TSAN_FLAGS)" LDFLAGS="-fsanitize=thread" \
 	  build/tsan/gdl build/tsan/check_gdl
 	CK_RUN_CASE=threads TSAN_OPTIONS=halt_on_error=1 build/tsan/check_gdl
 	CK_RUN_CASE=limits TSAN_OPTIONS=halt_on_error=1 build/tsan/check_gdl
+	CK_RUN_SUITE=ggp TSAN_OPTIONS=halt_on_error=1 build/tsan/check_gdl
+	GDL=build/tsan/gdl TSAN_OPTIONS="halt_on_error=1 exitcode=66" tests/ggp_robust.sh
 	for f in puzzles/*.kif puzzles/*.hrf $(CORPUS)/single/sudokuGrade1.kif \
 	  tests/budget/*.kif $(CORPUS)/single/max_knights.kif \
 	  $(CORPUS)/single/queens08ug.kif; do \

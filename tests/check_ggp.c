@@ -192,6 +192,12 @@ START_TEST(test_player_errors)
   free(r);
   r = reply(&p, "(START m.0 oplayer ((role x) (<= (legal x a)) ) 10 1)", -1);
   ck_assert_msg(strncmp(r, "error: START: the rules do not load: ", 37) == 0, "%s", r);
+  /* why: not the warning (a rule with an empty body) that comes first */
+  ck_assert_msg(strstr(r, "warning") == NULL && strstr(r, "nothing defines"), "%s", r);
+  free(r);
+  r = reply(&p, "(START m.0 x ((role x) (<= (legal x a)) (<= (p ?y)) (init q)"
+            " (goal x 100) (<= terminal (true q))) 10 1)", -1);
+  ck_assert_msg(strstr(r, ": error: ") && !strstr(r, "warning"), "%s", r);
   free(r);
   says(&p, "(START m.0 nobody ((role x) (init p) (legal x a) (goal x 100)"
                 " (<= terminal (true p))) 10 1)", -1, "error: START: nobody is not a role of the game");

@@ -278,6 +278,20 @@ static int same_match(ggp_player *p, const char *msg, ggp_span id)
          memcmp(msg + id.start, p->id, id.len) == 0;
 }
 
+/* The first line of the diagnostics that is an error (not a warning, nor
+ * a source line or a caret), or NULL. */
+static const char *first_error(const char *d)
+{
+  while (d && *d) {
+    size_t len = strcspn(d, "\n");
+    const char *e = strstr(d, ": error: ");
+    if (e && e < d + len)
+      return d;
+    d += len + (d[len] == '\n');
+  }
+  return NULL;
+}
+
 static int do_start(ggp_player *p, const char *msg, const ggp_span *it,
                     int n, double received, char **reply)
 {
@@ -322,8 +336,8 @@ static int do_start(ggp_player *p, const char *msg, const ggp_span *it,
       (st = gdl_compile(p->ctx, 0)) != GDL_OK || !gdl_is_game(p->ctx) ||
       (st = gdl_use_engine(p->ctx, GDL_ENGINE_AUTO)) != GDL_OK) {
     char why[400];
-    const char *d = gdl_diagnostics(p->ctx);
-    snprintf(why, sizeof why, "%s", *d ? d : !gdl_is_game(p->ctx) &&
+    const char *d = first_error(gdl_diagnostics(p->ctx));
+    snprintf(why, sizeof why, "%s", d ? d : !gdl_is_game(p->ctx) &&
              gdl_not_game_reason(p->ctx) ? gdl_not_game_reason(p->ctx)
                                          : gdl_errmsg(p->ctx));
     why[strcspn(why, "\n")] = 0;

@@ -226,6 +226,18 @@ START_TEST(test_player_errors)
   says(&p, "(ping)", 0, "busy");
   says(&p, "(PREVIEW ((role x)) 10)", 0, "ready");
   ggp_player_end(&p);
+  /* a match's context held to a memory limit (gdl player --max-memory):
+   * a START that needs more gets the limit's message, the next fits */
+  ggp_player_init(&p, 1, "gdl", NULL);
+  p.memory_limit = 64u << 10;
+  r = reply(&p, msg, -1);
+  ck_assert_msg(strncmp(r, "error: START: ", 14) == 0 &&
+                strstr(r, "memory limit"), "%s", r);
+  free(r);
+  says(&p, "(INFO)", 0, "((name gdl) (status available))");
+  p.memory_limit = 64u << 20;
+  says(&p, msg, 0, "ready");
+  ggp_player_end(&p);
   free(msg);
   free(rules);
 }

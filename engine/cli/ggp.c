@@ -296,7 +296,7 @@ static int do_start(ggp_player *p, const char *msg, const ggp_span *it,
                     int n, double received, char **reply)
 {
   gdl_term role;
-  int ri;
+  int ri, oom;
   char *rolename;
   double sc, pc;
   gdl_status st;
@@ -337,28 +337,33 @@ static int do_start(ggp_player *p, const char *msg, const ggp_span *it,
       (st = gdl_use_engine(p->ctx, GDL_ENGINE_AUTO)) != GDL_OK) {
     char why[400];
     const char *d = first_error(gdl_diagnostics(p->ctx));
-    snprintf(why, sizeof why, "%s", d ? d : !gdl_is_game(p->ctx) &&
-             gdl_not_game_reason(p->ctx) ? gdl_not_game_reason(p->ctx)
-                                         : gdl_errmsg(p->ctx));
+    const char *nog = st == GDL_OK ? gdl_not_game_reason(p->ctx) : NULL;
+    snprintf(why, sizeof why, "%s", d ? d : nog && *nog ? nog
+                                                 : gdl_errmsg(p->ctx));
     why[strcspn(why, "\n")] = 0;
     match_end(p);
     return error_reply(p, reply, "START: the rules do not load: %s", why);
   }
   gdl_set_time_limit(p->ctx, 0);
   rolename = span_dup(msg, it[2]);
-  if (!rolename || gdl_parse_term(p->ctx, rolename, 0, &role) != GDL_OK ||
-      (ri = gdl_role_index(p->ctx, role)) < 0) {
-    free(rolename);
+  oom = !rolename;
+  st = oom ? GDL_ELIMIT : gdl_parse_term(p->ctx, rolename, 0, &role);
+  free(rolename);
+  if (st == GDL_OK && (ri = gdl_role_index(p->ctx, role)) >= 0) {
+    p->role = (size_t)ri;
+    st = gdl_initial(p->ctx, &p->state);
+  } else if (st != GDL_ELIMIT) {
     match_end(p);
     return error_reply(p, reply, "START: %.*s is not a role of the game",
                        (int)(it[2].len > 100 ? 100 : it[2].len),
                        msg + it[2].start);
   }
-  free(rolename);
-  p->role = (size_t)ri;
-  if (gdl_initial(p->ctx, &p->state) != GDL_OK) {
+  if (st != GDL_OK) {         /* a limit (--max-memory), or no initial state */
+    char why[400];
+    snprintf(why, sizeof why, "%s", oom ? "out of memory"
+                                        : gdl_errmsg(p->ctx));
     match_end(p);
-    return error_reply(p, reply, "START: no initial state");
+    return error_reply(p, reply, "START: %s", why);
   }
   p->matches++;
   set_busy(p, 1);

@@ -254,6 +254,7 @@ check: all $(B)/check_gdl $(B)/web.o
 	tests/docs.sh
 	tests/play_tmux.sh
 	tests/ggp_loopback.sh
+	tests/ggp_robust.sh
 	tests/ggp.sh
 	tests/fmt.sh -j 2
 	tests/roundtrip.sh -j 2
@@ -272,12 +273,17 @@ check-limits: all
 	tests/limits.sh -j 2 -c bench $(CORPUS)/single/*.kif $(CORPUS)/multi/*.kif $(CORPUS)/conformance/*.kif
 	tests/limits.sh -j 2 -c solve $(CORPUS)/single/*.kif $(CORPUS)/multi/*.kif $(CORPUS)/conformance/*.kif
 
-# The GGP protocol alone (some 20 s; make check runs it too): two gdl
-# players and gdl match over loopback, then ggp-base's GameServer and
-# sample players beside gdl (tests/ggp.sh: skipped only without Java).
+# The GGP protocol alone (about 3 minutes; .ci/run runs it as a step of
+# its own): two gdl players and gdl match over loopback, a player against
+# garbage, truncated and silent requests and a STOP mid-think, then
+# ggp-base's GameServer hosting gdl player against SampleMonteCarloGamer,
+# and gdl match hosting them, on three games (tests/ggp.sh: skipped only
+# without Java).  make check runs the same on tic-tac-toe alone.
+GGP_GAMES ?= ticTacToe connectFour breakthroughSmall
 check-ggp: all
 	tests/ggp_loopback.sh
-	tests/ggp.sh
+	tests/ggp_robust.sh
+	tests/ggp.sh $(GGP_GAMES)
 
 # The documents' examples alone (a few seconds; make check runs them too).
 check-docs: all
@@ -359,14 +365,17 @@ asan:
 # 4 threads held to one thread's answers (the unit tests' threads and
 # limits cases), and each, and dfs that prunes, on 4 threads on every
 # puzzle, a sudoku (whose estimates run on the threads) and the games a
-# move budget prunes (each thread its copy), 5 s each; any report fails
-# it.
+# move budget prunes (each thread its copy), 5 s each; and the GGP
+# player's threads: a STOP mid-think through ggp.c (the ggp suite) and a
+# running gdl player (tests/ggp_robust.sh); any report fails it.
 TSAN_FLAGS := -O1 -g -fsanitize=thread
 tsan:
 	$(MAKE) B=build/tsan CC=clang CFLAGS="$(TSAN_FLAGS)" LDFLAGS="-fsanitize=thread" \
 	  build/tsan/gdl build/tsan/check_gdl
 	CK_RUN_CASE=threads TSAN_OPTIONS=halt_on_error=1 build/tsan/check_gdl
 	CK_RUN_CASE=limits TSAN_OPTIONS=halt_on_error=1 build/tsan/check_gdl
+	CK_RUN_SUITE=ggp TSAN_OPTIONS=halt_on_error=1 build/tsan/check_gdl
+	GDL=build/tsan/gdl TSAN_OPTIONS="halt_on_error=1 exitcode=66" tests/ggp_robust.sh
 	for f in puzzles/*.kif puzzles/*.hrf $(CORPUS)/single/sudokuGrade1.kif \
 	  tests/budget/*.kif $(CORPUS)/single/max_knights.kif \
 	  $(CORPUS)/single/queens08ug.kif; do \
@@ -384,6 +393,7 @@ tsan:
 #   eval    the interpreter on a game that checks, under a small budget
 #   ground  the grounded engine against the interpreter, state by state
 #   infix   the infix reader and checker, and infix written and read back
+#   ggp     the GGP player's replies to messages (engine/cli/ggp.c)
 # `make fuzz` runs each in turn for FUZZ_SECONDS (FUZZ_JOBS=2: two
 # processes a target); `make fuzz-smoke`, 60 s each, is part of .ci/run;
 # FUZZ_TARGETS=read runs one; `make fuzz-regress` replays the bugs found.  Each keeps what it finds in build/fuzz/NAME/
@@ -392,7 +402,7 @@ tsan:
 # A new target is a file
 # tests/fuzz/fuzz_NAME.c and its NAME added here; FUZZ_MAXLEN_NAME and
 # FUZZ_SEEDS_NAME override the defaults for it.
-FUZZ_TARGETS ?= read eval ground infix
+FUZZ_TARGETS ?= read eval ground infix ggp
 FUZZ_SECONDS ?= 60
 FUZZ_JOBS    ?= 1
 FUZZ_SAN     := -O1 -g -fsanitize=address,undefined -fno-sanitize-recover=all \
@@ -403,6 +413,9 @@ FUZZ_MAXLEN_read ?= 1024
 # infix (d): the infix reader, seeded with the infix puzzles and mistakes
 FUZZ_MAXLEN_infix ?= 1024
 FUZZ_SEEDS_infix ?= puzzles tests/golden
+# ggp (e): messages to a player, seeded with whole matches of its game
+FUZZ_MAXLEN_ggp ?= 2048
+FUZZ_SEEDS_ggp ?= tests/fuzz/seeds/ggp
 # Coverage for libFuzzer without its tracing of comparisons (trace-cmp):
 # gdl compares interned ids, not input bytes (the keywords it compares as
 # text reach the fuzzer through the memcmp hooks anyway), so the tracing
@@ -422,6 +435,13 @@ fuzz-build:
 
 build/fuzz/fuzz_%: tests/fuzz/fuzz_%.c tests/fuzz/fuzz.h build/fuzz/libgdl.a
 	clang -Iengine $(FUZZ_CFLAGS) $(WARN) $(EXTRA_WARN) -fsanitize=fuzzer -o $@ $< build/fuzz/libgdl.a -lm
+
+# ggp.c is not in libgdl.a (it sits in engine/cli): built in with the
+# target, alone, so that no libmicrohttpd or libcurl is linked
+build/fuzz/fuzz_ggp: tests/fuzz/fuzz_ggp.c engine/cli/ggp.c engine/cli/ggp.h \
+                     tests/fuzz/fuzz.h build/fuzz/libgdl.a
+	clang -Iengine $(FUZZ_CFLAGS) $(WARN) $(EXTRA_WARN) -fsanitize=fuzzer -o $@ $< \
+	  engine/cli/ggp.c build/fuzz/libgdl.a $(LDLIBS)
 
 fuzz: fuzz-build
 	$(foreach t,$(FUZZ_TARGETS),tests/fuzz/run.sh -j $(FUZZ_JOBS) -t $(FUZZ_SECONDS) \

@@ -60,8 +60,9 @@ size_t gdl_memory_used(const gdl_ctx *ctx);
 size_t gdl_memory_peak(const gdl_ctx *ctx);
 /* A limit on the number of derived facts held at once (0: the default, 20M). */
 void gdl_set_fact_limit(gdl_ctx *ctx, size_t facts);
-/* When set to a non-zero value (e.g. from a signal handler), long work
- * stops at the next check with GDL_ELIMIT. */
+/* When set to a non-zero value (e.g. from a signal handler, or from
+ * another thread with an atomic store: __atomic_store_n), long work stops
+ * at the next check with GDL_ELIMIT. */
 void gdl_set_interrupt(gdl_ctx *ctx, volatile int *flag);
 /* A time limit: `seconds` from now (<= 0: none, the default), long work
  * stops with GDL_ELIMIT ("time limit reached").  The interrupt and the

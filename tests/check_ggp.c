@@ -2,9 +2,11 @@
  * messages read as lists, games flattened for START, and a player's
  * replies to a whole match of tic-tac-toe, to malformed messages and to
  * messages that do not fit the match. */
+#include <pthread.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 
 #include "cli/ggp.h"
 #include "testutil.h"
@@ -190,6 +192,12 @@ START_TEST(test_player_errors)
   free(r);
   r = reply(&p, "(START m.0 oplayer ((role x) (<= (legal x a)) ) 10 1)", -1);
   ck_assert_msg(strncmp(r, "error: START: the rules do not load: ", 37) == 0, "%s", r);
+  /* why: not the warning (a rule with an empty body) that comes first */
+  ck_assert_msg(strstr(r, "warning") == NULL && strstr(r, "nothing defines"), "%s", r);
+  free(r);
+  r = reply(&p, "(START m.0 x ((role x) (<= (legal x a)) (<= (p ?y)) (init q)"
+            " (goal x 100) (<= terminal (true q))) 10 1)", -1);
+  ck_assert_msg(strstr(r, ": error: ") && !strstr(r, "warning"), "%s", r);
   free(r);
   says(&p, "(START m.0 nobody ((role x) (init p) (legal x a) (goal x 100)"
                 " (<= terminal (true p))) 10 1)", -1, "error: START: nobody is not a role of the game");
@@ -217,6 +225,18 @@ START_TEST(test_player_errors)
   says(&p, "(PLAY m.1 nil)", -1, "error: nil after the first move of the match");
   says(&p, "(ping)", 0, "busy");
   says(&p, "(PREVIEW ((role x)) 10)", 0, "ready");
+  ggp_player_end(&p);
+  /* a match's context held to a memory limit (gdl player --max-memory):
+   * a START that needs more gets the limit's message, the next fits */
+  ggp_player_init(&p, 1, "gdl", NULL);
+  p.memory_limit = 64u << 10;
+  r = reply(&p, msg, -1);
+  ck_assert_msg(strncmp(r, "error: START: ", 14) == 0 &&
+                strstr(r, "memory limit"), "%s", r);
+  free(r);
+  says(&p, "(INFO)", 0, "((name gdl) (status available))");
+  p.memory_limit = 64u << 20;
+  says(&p, msg, 0, "ready");
   ggp_player_end(&p);
   free(msg);
   free(rules);
@@ -267,6 +287,103 @@ START_TEST(test_player_short_clock)
 }
 END_TEST
 
+/* A PLAY answered on a thread of its own, as gdl player answers each
+ * connection. */
+typedef struct {
+  ggp_player *p;
+  const char *msg;
+  char *reply;
+  int rc;
+} play_call;
+
+static void *play_thread(void *arg)
+{
+  play_call *c = arg;
+  c->rc = ggp_player_reply(c->p, c->msg, strlen(c->msg), ggp_now(),
+                           &c->reply);
+  return NULL;
+}
+
+static int thinking(ggp_player *p)
+{
+  int t;
+  pthread_mutex_lock(&p->look);
+  t = p->thinking;
+  pthread_mutex_unlock(&p->look);
+  return t;
+}
+
+/* A STOP (or ABORT) while a PLAY thinks, from another thread: INFO is
+ * answered without waiting for the search, the search is interrupted (it
+ * would think 54 s of a 60 s clock), the PLAY answers a legal move, and
+ * the STOP is answered done after it; the player then takes the next
+ * match.  connectFour, whose first move no search proves in time. */
+START_TEST(test_player_stop_mid_think)
+{
+  ggp_player p;
+  char *rules = rules_of(tu_corpus("multi/connectFour.kif"));
+  char *msg = malloc(strlen(rules) + 200);
+  gdl_status st;
+  gdl_ctx *ref = tu_load(&st, 0, tu_corpus("multi/connectFour.kif"), NULL);
+  gdl_state s = { 0, 0, NULL };
+  play_call c;
+  pthread_t th;
+  gdl_term t;
+  int i, abort = _i;
+  ck_assert_int_eq(st, GDL_OK);
+  ck_assert_int_eq(gdl_initial(ref, &s), GDL_OK);
+  ck_assert_int_eq(gdl_set_state(ref, &s), GDL_OK);
+  ggp_player_init(&p, 5, "gdl", NULL);
+  sprintf(msg, "(START c4 red (%s) 10 60)", rules);
+  says(&p, msg, 0, "ready");
+  memset(&c, 0, sizeof c);
+  c.p = &p;
+  c.msg = "(PLAY c4 nil)";
+  ck_assert_int_eq(pthread_create(&th, NULL, play_thread, &c), 0);
+  for (i = 0; i < 2000 && !thinking(&p); i++) {
+    struct timespec nap = { 0, 5000000 };
+    nanosleep(&nap, NULL);
+  }
+  ck_assert_msg(thinking(&p), "the PLAY never started its search");
+  /* answered while the search goes on */
+  says(&p, "(INFO)", 0, "((name gdl) (status busy))");
+  says(&p, "(ping)", 0, "busy");
+  sprintf(msg, "(START other red (%s) 10 60)", rules);
+  says(&p, msg, 0, "busy");
+  ck_assert_msg(thinking(&p), "INFO, PING or START waited for the search");
+  /* a STOP for another match does not stop it */
+  says(&p, "(ABORT other)", -1, "error: ABORT for other, which is not the "
+       "match played (c4)");
+  if (abort)
+    says(&p, "(ABORT c4)", 0, "aborted");
+  else
+    says(&p, "(STOP c4 nil)", 0, "done");
+  ck_assert_int_eq(pthread_join(th, NULL), 0);
+  ck_assert_int_eq(c.rc, 0);
+  ck_assert_ptr_nonnull(c.reply);
+  ck_assert_int_eq(gdl_parse_term(ref, c.reply, 0, &t), GDL_OK);
+  ck_assert_msg(gdl_is_legal(ref, 0, t), "illegal: %s", c.reply);
+  free(c.reply);
+  ck_assert_uint_eq(p.interrupted, 1);
+  says(&p, "(INFO)", 0, "((name gdl) (status available))");
+  /* the next match's search is not interrupted */
+  sprintf(msg, "(START c5 red (%s) 10 0.2)", rules);
+  says(&p, msg, 0, "ready");
+  c.msg = "(PLAY c5 nil)";
+  c.reply = NULL;
+  play_thread(&c);
+  ck_assert_int_eq(c.rc, 0);
+  free(c.reply);
+  ck_assert_uint_eq(p.interrupted, 1);
+  says(&p, "(ABORT c5)", 0, "aborted");
+  ggp_player_end(&p);
+  gdl_state_release(ref, &s);
+  gdl_free(ref);
+  free(msg);
+  free(rules);
+}
+END_TEST
+
 Suite *ggp_suite(void)
 {
   Suite *s = suite_create("ggp");
@@ -277,6 +394,7 @@ Suite *ggp_suite(void)
   tcase_add_test(tc, test_player_match);
   tcase_add_test(tc, test_player_errors);
   tcase_add_test(tc, test_player_short_clock);
+  tcase_add_loop_test(tc, test_player_stop_mid_think, 0, 2);
   suite_add_tcase(s, tc);
   return s;
 }

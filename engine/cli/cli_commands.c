@@ -171,7 +171,7 @@ static const cli_command commands[] = {
   { "player", cmd_player, CLI_OPTS_ALL, CLI_NO_FILE, NULL,
     "[--port N]            a GGP player over HTTP (the GGP protocol)",
     "usage: gdl player [--port N] [--listen ADDR] [--seed N] [--threads N]\n"
-    "                  [--quiet]\n"
+    "                  [--max-memory SIZE] [--quiet]\n"
     "Serves the GGP protocol over HTTP, as a player for ggp-base's\n"
     "GameServer, Stanford's Gamemaster or gdl match: INFO, PING, PREVIEW,\n"
     "START, PLAY, STOP and ABORT (HTTP POST, or GET with the message as\n"
@@ -179,16 +179,20 @@ static const cli_command commands[] = {
     "PLAY is answered with a move chosen by Monte Carlo tree search within\n"
     "the play clock less a margin (a tenth of it, at least 1 s), and\n"
     "with a legal move whatever happens.  One match at a time: a START\n"
-    "during a match gets busy.  A malformed message gets an error reply\n"
-    "(HTTP 400, \"error: ...\") and the player goes on.  Prints the\n"
-    "address it listens on, then a line per message on stderr; runs until\n"
-    "interrupted (Ctrl-C).  doc/ggp.md tells more.\n"
+    "during a match gets busy.  Each connection has a thread: a STOP or\n"
+    "ABORT that comes while a PLAY thinks stops the search, the PLAY\n"
+    "answers at once and the STOP after it.  A malformed message gets an\n"
+    "error reply (HTTP 400, \"error: ...\") and the player goes on; a\n"
+    "connection silent for 30 s is closed.  Prints the address it listens\n"
+    "on, then a line per message on stderr; runs until interrupted\n"
+    "(Ctrl-C).  doc/ggp.md tells more.\n"
     "  --port N      the TCP port (default 9147; 0: any free one)\n"
     "  --listen ADDR the address to listen on (default 127.0.0.1, the\n"
     "                loopback; 0.0.0.0 or :: for every interface)\n"
     "  --seed N      the search's seed\n"
     "  --threads N   trees searched at once, one a thread (default: one\n"
     "                per core)\n"
+    "  --max-memory SIZE  the memory of each match's game\n"
     "  --quiet       no line per message\n" },
   { "match", cmd_match, CLI_OPTS_ALL, CLI_ONE_FILE, NULL,
     "FILE --player R=URL.. host a match between GGP players",

@@ -4,9 +4,12 @@
  * was built without it).  The
  * messages are answered by ggp.c, which knows nothing of sockets; this
  * file only gathers a request's body, hands it over and sends the reply
- * as text/acl.  One thread of libmicrohttpd serves the requests one at a
- * time, so the player (one match at a time) needs no lock; the main
- * thread waits for Ctrl-C or SIGTERM.
+ * as text/acl.  libmicrohttpd serves each connection on a thread of its
+ * own, so that a STOP that comes while a PLAY thinks is read at once and
+ * stops the search (ggp.c holds the locks), and a connection that sends
+ * half a request and falls silent holds only its own thread, until the
+ * connection timeout closes it; the main thread waits for Ctrl-C or
+ * SIGTERM.
  */
 #include <stdio.h>
 
@@ -25,6 +28,11 @@
 #include "cli/ggp.h"
 
 #define MAX_BODY (64u << 20)    /* a request's body: 64 MB at most */
+/* Seconds a connection may stay silent before it is closed (a host that
+ * sent half a request), and the connections served at once (a thread
+ * each): more are refused until one ends. */
+#define CONNECTION_TIMEOUT 30
+#define MAX_CONNECTIONS 64
 
 typedef struct {
   char *buf;
@@ -147,7 +155,8 @@ int cmd_player(gdl_ctx *ctx, const opts_t *o)
   struct MHD_Daemon *d;
   struct sockaddr_storage sa;
   socklen_t salen;
-  unsigned flags = MHD_USE_INTERNAL_POLLING_THREAD | MHD_USE_ERROR_LOG;
+  unsigned flags = MHD_USE_INTERNAL_POLLING_THREAD |
+                   MHD_USE_THREAD_PER_CONNECTION | MHD_USE_ERROR_LOG;
   const char *addr = o->listen ? o->listen : "127.0.0.1";
   long port = o->port == 0 ? 9147 : o->port < 0 ? 0 : o->port;
   const union MHD_DaemonInfo *info;
@@ -175,10 +184,13 @@ int cmd_player(gdl_ctx *ctx, const opts_t *o)
   (void)salen;
   ggp_player_init(&p, o->seed, "gdl", o->quiet ? NULL : stderr);
   p.threads = cli_choose_threads(o);
+  p.memory_limit = o->max_memory;
   d = MHD_start_daemon(flags, (unsigned short)port, NULL, NULL, on_request,
                        &p, MHD_OPTION_SOCK_ADDR, (struct sockaddr *)&sa,
                        MHD_OPTION_NOTIFY_COMPLETED, on_done, NULL,
-                       MHD_OPTION_CONNECTION_TIMEOUT, (unsigned)120,
+                       MHD_OPTION_CONNECTION_TIMEOUT,
+                       (unsigned)CONNECTION_TIMEOUT,
+                       MHD_OPTION_CONNECTION_LIMIT, (unsigned)MAX_CONNECTIONS,
                        MHD_OPTION_END);
   if (!d) {
     fprintf(stderr, "gdl: player: cannot listen on %s port %ld (in use?)\n",

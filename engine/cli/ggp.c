@@ -16,6 +16,17 @@
  * the player goes on as before.  A PLAY is answered by gdl_choose_move
  * within the play clock less the margin, counted from the message's
  * arrival, and with the first legal move should the search fail.
+ *
+ * Threads (gdl player answers each connection on its own): the match is
+ * read and changed only under p->lock, held for the whole answer to
+ * START, PLAY, STOP and ABORT; INFO, PING and PREVIEW, and a START while
+ * in a match, are answered from p->busy under the short p->look without
+ * waiting.  A STOP or ABORT of the match being thought about sets, under
+ * p->look and before it waits for p->lock, the interrupt of the match's
+ * context (p->stop, written and read atomically), which PLAY arms only
+ * for its search: the search stops at its next look at its limits, PLAY
+ * answers with the best move so far and lets go of p->lock, and the STOP
+ * is answered after it.
  */
 #include <ctype.h>
 #include <stdarg.h>
@@ -207,6 +218,25 @@ void ggp_player_init(ggp_player *p, uint64_t seed, const char *name,
   p->kind = GDL_CHOOSE_MCTS;
   p->name = name ? name : "gdl";
   p->log = log;
+  pthread_mutex_init(&p->lock, NULL);
+  pthread_mutex_init(&p->look, NULL);
+}
+
+static void set_busy(ggp_player *p, int busy)
+{
+  pthread_mutex_lock(&p->look);
+  p->busy = busy;
+  p->stop_pending = 0;
+  pthread_mutex_unlock(&p->look);
+}
+
+static int is_busy(ggp_player *p)
+{
+  int busy;
+  pthread_mutex_lock(&p->look);
+  busy = p->busy;
+  pthread_mutex_unlock(&p->look);
+  return busy;
 }
 
 static void match_end(ggp_player *p)
@@ -216,13 +246,16 @@ static void match_end(ggp_player *p)
     gdl_free(p->ctx);
   }
   p->ctx = NULL;
-  p->id[0] = 0;
+  set_busy(p, 0);
+  p->id[0] = 0;                 /* after busy: interrupt_search reads it */
   memset(&p->state, 0, sizeof p->state);
 }
 
 void ggp_player_end(ggp_player *p)
 {
   match_end(p);
+  pthread_mutex_destroy(&p->lock);
+  pthread_mutex_destroy(&p->look);
 }
 
 /* An error reply: -1, *reply "error: ...". */
@@ -245,11 +278,25 @@ static int same_match(ggp_player *p, const char *msg, ggp_span id)
          memcmp(msg + id.start, p->id, id.len) == 0;
 }
 
+/* The first line of the diagnostics that is an error (not a warning, nor
+ * a source line or a caret), or NULL. */
+static const char *first_error(const char *d)
+{
+  while (d && *d) {
+    size_t len = strcspn(d, "\n");
+    const char *e = strstr(d, ": error: ");
+    if (e && e < d + len)
+      return d;
+    d += len + (d[len] == '\n');
+  }
+  return NULL;
+}
+
 static int do_start(ggp_player *p, const char *msg, const ggp_span *it,
                     int n, double received, char **reply)
 {
   gdl_term role;
-  int ri;
+  int ri, oom;
   char *rolename;
   double sc, pc;
   gdl_status st;
@@ -270,6 +317,11 @@ static int do_start(ggp_player *p, const char *msg, const ggp_span *it,
                        "seconds");
   if (!(p->ctx = gdl_new()))
     return error_reply(p, reply, "out of memory");
+  if (p->memory_limit)
+    gdl_set_memory_limit(p->ctx, p->memory_limit);
+  if (p->fact_limit)
+    gdl_set_fact_limit(p->ctx, p->fact_limit);
+  gdl_set_interrupt(p->ctx, &p->stop);
   memcpy(p->id, msg + it[1].start, it[1].len);
   p->id[it[1].len] = 0;
   p->startclock = sc;
@@ -284,31 +336,37 @@ static int do_start(ggp_player *p, const char *msg, const ggp_span *it,
       (st = gdl_compile(p->ctx, 0)) != GDL_OK || !gdl_is_game(p->ctx) ||
       (st = gdl_use_engine(p->ctx, GDL_ENGINE_AUTO)) != GDL_OK) {
     char why[400];
-    const char *d = gdl_diagnostics(p->ctx);
-    snprintf(why, sizeof why, "%s", *d ? d : !gdl_is_game(p->ctx) &&
-             gdl_not_game_reason(p->ctx) ? gdl_not_game_reason(p->ctx)
-                                         : gdl_errmsg(p->ctx));
+    const char *d = first_error(gdl_diagnostics(p->ctx));
+    const char *nog = st == GDL_OK ? gdl_not_game_reason(p->ctx) : NULL;
+    snprintf(why, sizeof why, "%s", d ? d : nog && *nog ? nog
+                                                 : gdl_errmsg(p->ctx));
     why[strcspn(why, "\n")] = 0;
     match_end(p);
     return error_reply(p, reply, "START: the rules do not load: %s", why);
   }
   gdl_set_time_limit(p->ctx, 0);
   rolename = span_dup(msg, it[2]);
-  if (!rolename || gdl_parse_term(p->ctx, rolename, 0, &role) != GDL_OK ||
-      (ri = gdl_role_index(p->ctx, role)) < 0) {
-    free(rolename);
+  oom = !rolename;
+  st = oom ? GDL_ELIMIT : gdl_parse_term(p->ctx, rolename, 0, &role);
+  free(rolename);
+  if (st == GDL_OK && (ri = gdl_role_index(p->ctx, role)) >= 0) {
+    p->role = (size_t)ri;
+    st = gdl_initial(p->ctx, &p->state);
+  } else if (st != GDL_ELIMIT) {
     match_end(p);
     return error_reply(p, reply, "START: %.*s is not a role of the game",
                        (int)(it[2].len > 100 ? 100 : it[2].len),
                        msg + it[2].start);
   }
-  free(rolename);
-  p->role = (size_t)ri;
-  if (gdl_initial(p->ctx, &p->state) != GDL_OK) {
+  if (st != GDL_OK) {         /* a limit (--max-memory), or no initial state */
+    char why[400];
+    snprintf(why, sizeof why, "%s", oom ? "out of memory"
+                                        : gdl_errmsg(p->ctx));
     match_end(p);
-    return error_reply(p, reply, "START: no initial state");
+    return error_reply(p, reply, "START: %s", why);
   }
   p->matches++;
+  set_busy(p, 1);
   say(p, "START %s: %s, clocks %g s and %g s (engine %s)", p->id,
       gdl_term_str(p->ctx, gdl_role(p->ctx, p->role)), sc, pc,
       gdl_engine_name(p->ctx));
@@ -395,16 +453,30 @@ static int do_play(ggp_player *p, const char *msg, const ggp_span *it, int n,
   gdl_set_time_limit(p->ctx, o.seconds + 0.05);
   {
     gdl_term chosen = 0;
-    gdl_status st = gdl_choose_move(p->ctx, &p->state, p->role, &o, &chosen,
-                                    &info);
+    gdl_status st;
+    int stopped;
+    pthread_mutex_lock(&p->look);         /* a STOP may interrupt it now */
+    __atomic_store_n(&p->stop, p->stop_pending, __ATOMIC_RELAXED);
+    p->stop_pending = 0;
+    p->thinking = 1;
+    pthread_mutex_unlock(&p->look);
+    st = gdl_choose_move(p->ctx, &p->state, p->role, &o, &chosen, &info);
+    pthread_mutex_lock(&p->look);
+    p->thinking = 0;
+    stopped = __atomic_load_n(&p->stop, __ATOMIC_RELAXED);
+    __atomic_store_n(&p->stop, 0, __ATOMIC_RELAXED);
+    pthread_mutex_unlock(&p->look);
+    if (stopped)
+      p->interrupted++;
     gdl_set_time_limit(p->ctx, 0);
     if (st == GDL_OK && chosen && gdl_set_state(p->ctx, &p->state) == GDL_OK &&
         gdl_is_legal(p->ctx, p->role, chosen))
       move = chosen;
+    say(p, "PLAY %s step %u: %s (%llu playouts in %.2f s of %.2f%s)", p->id,
+        p->steps + 1, gdl_term_str(p->ctx, move),
+        (unsigned long long)info.playouts, info.seconds, o.seconds,
+        stopped ? ", stopped by STOP or ABORT" : "");
   }
-  say(p, "PLAY %s step %u: %s (%llu playouts in %.2f s of %.2f)", p->id,
-      p->steps + 1, gdl_term_str(p->ctx, move),
-      (unsigned long long)info.playouts, info.seconds, o.seconds);
   *reply = text_of("%s", gdl_term_str(p->ctx, move));
   return 0;
 }
@@ -434,6 +506,72 @@ static int do_stop(ggp_player *p, const char *msg, const ggp_span *it, int n,
   return 0;
 }
 
+/* A STOP or ABORT for the match played: the search of a PLAY that
+ * thinks stopped (it then answers at once), or that of a PLAY about to
+ * think (it holds p->lock already) stopped as it starts.  p->id is read
+ * only while busy, under p->look: it is written before busy is set and
+ * cleared after busy is. */
+static void interrupt_search(ggp_player *p, const char *msg, ggp_span id)
+{
+  pthread_mutex_lock(&p->look);
+  if (p->busy && id.len == strlen(p->id) &&
+      memcmp(msg + id.start, p->id, id.len) == 0) {
+    if (p->thinking)
+      __atomic_store_n(&p->stop, 1, __ATOMIC_RELAXED);
+    else
+      p->stop_pending = 1;
+  }
+  pthread_mutex_unlock(&p->look);
+}
+
+/* A PLAY, STOP or ABORT for a match that is not the one played: the
+ * error reply at once, without waiting for a PLAY that thinks (-1), or 0
+ * when it is the match played. */
+static int other_match(ggp_player *p, const char *kw, const char *msg,
+                       ggp_span id, char **reply)
+{
+  char played[sizeof p->id];
+  int same;
+  pthread_mutex_lock(&p->look);
+  same = p->busy && id.len == strlen(p->id) &&
+         memcmp(msg + id.start, p->id, id.len) == 0;
+  snprintf(played, sizeof played, "%s", p->busy ? p->id : "none");
+  pthread_mutex_unlock(&p->look);
+  if (same)
+    return 0;
+  return error_reply(p, reply, "%s for %.*s, which is not the match "
+                     "played (%s)", kw, (int)(id.len > 100 ? 100 : id.len),
+                     msg + id.start, played);
+}
+
+/* The answer to a message of the match, under p->lock. */
+typedef int (*match_fn)(ggp_player *, const char *, const ggp_span *, int,
+                        double, char **);
+
+static int locked(ggp_player *p, match_fn fn, const char *msg,
+                  const ggp_span *it, int n, double received, char **reply)
+{
+  int rc;
+  pthread_mutex_lock(&p->lock);
+  rc = fn(p, msg, it, n, received, reply);
+  pthread_mutex_unlock(&p->lock);
+  return rc;
+}
+
+static int do_stop_msg(ggp_player *p, const char *msg, const ggp_span *it,
+                       int n, double received, char **reply)
+{
+  (void)received;
+  return do_stop(p, msg, it, n, 0, reply);
+}
+
+static int do_abort_msg(ggp_player *p, const char *msg, const ggp_span *it,
+                        int n, double received, char **reply)
+{
+  (void)received;
+  return do_stop(p, msg, it, n, 1, reply);
+}
+
 int ggp_player_reply(ggp_player *p, const char *msg, size_t n,
                      double received, char **reply)
 {
@@ -446,25 +584,40 @@ int ggp_player_reply(ggp_player *p, const char *msg, size_t n,
                        "...), is expected");
   if (keyword_is(msg, it[0], "info")) {
     *reply = text_of("((name %s) (status %s))", p->name,
-                     p->ctx ? "busy" : "available");
+                     is_busy(p) ? "busy" : "available");
     return 0;
   }
   if (keyword_is(msg, it[0], "ping")) {
-    *reply = text_of(p->ctx ? "busy" : "available");
+    *reply = text_of(is_busy(p) ? "busy" : "available");
     return 0;
   }
   if (keyword_is(msg, it[0], "preview")) {
     *reply = text_of("ready");
     return 0;
   }
-  if (keyword_is(msg, it[0], "start"))
-    return do_start(p, msg, it, count, received, reply);
-  if (keyword_is(msg, it[0], "play"))
-    return do_play(p, msg, it, count, received, reply);
-  if (keyword_is(msg, it[0], "stop"))
-    return do_stop(p, msg, it, count, 0, reply);
-  if (keyword_is(msg, it[0], "abort"))
-    return do_stop(p, msg, it, count, 1, reply);
+  if (keyword_is(msg, it[0], "start")) {
+    if (count == 6 && is_busy(p)) {     /* without waiting for a PLAY */
+      *reply = text_of("busy");
+      say(p, "START while in a match: busy");
+      return 0;
+    }
+    return locked(p, do_start, msg, it, count, received, reply);
+  }
+  if (keyword_is(msg, it[0], "play")) {
+    if (count == 3 && other_match(p, "PLAY", msg, it[1], reply))
+      return -1;
+    return locked(p, do_play, msg, it, count, received, reply);
+  }
+  if (keyword_is(msg, it[0], "stop") || keyword_is(msg, it[0], "abort")) {
+    int stop = keyword_is(msg, it[0], "stop");
+    if (count >= 2 && count <= 3 &&
+        other_match(p, stop ? "STOP" : "ABORT", msg, it[1], reply))
+      return -1;
+    if (count >= 2)
+      interrupt_search(p, msg, it[1]);
+    return locked(p, stop ? do_stop_msg : do_abort_msg, msg, it, count,
+                  received, reply);
+  }
   return error_reply(p, reply, "unknown message %.*s: INFO, PING, PREVIEW, "
                      "START, PLAY, STOP or ABORT",
                      (int)(it[0].len > 40 ? 40 : it[0].len), msg + it[0].start);

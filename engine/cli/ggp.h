@@ -8,6 +8,7 @@
 #ifndef GDL_GGP_H
 #define GDL_GGP_H
 
+#include <pthread.h>
 #include <stddef.h>
 #include <stdint.h>
 #include <stdio.h>
@@ -40,7 +41,13 @@ double ggp_now(void);
  * a tenth of it, at least 1 s, at most half the clock. */
 double ggp_margin(double clock);
 
-/* A player: at most one match at a time. */
+/* A player: at most one match at a time.  ggp_player_reply may be called
+ * from several threads at once (gdl player serves each connection on a
+ * thread of its own): a message that reads or changes the match waits for
+ * `lock`; INFO, PING, PREVIEW and a START while in a match are answered
+ * at once; a STOP or ABORT of the match that comes while a PLAY thinks
+ * sets the search's interrupt (`stop`), so that the PLAY answers at once
+ * with its best move so far, and is answered after it. */
 typedef struct {
   gdl_ctx *ctx;             /* the match's game, NULL between matches */
   char id[256];             /* the match's id */
@@ -53,14 +60,25 @@ typedef struct {
   unsigned threads;         /* the search's threads (0: one) */
   const char *name;         /* its name in INFO replies */
   double margin;            /* seconds kept in hand (<= 0: ggp_margin) */
+  size_t memory_limit;      /* bytes a match's context may hold (0: none) */
+  size_t fact_limit;        /* its derived facts at once (0: the default) */
   FILE *log;                /* a line per message, or NULL */
   uint64_t matches;         /* matches started */
+  uint64_t interrupted;     /* searches stopped by a STOP or ABORT */
+  pthread_mutex_t lock;     /* held while a message of the match is answered */
+  pthread_mutex_t look;     /* guards busy, thinking and the setting of stop */
+  int busy;                 /* in a match (what INFO and PING say) */
+  int thinking;             /* a PLAY is searching */
+  int stop_pending;         /* a STOP or ABORT of the match waits for lock */
+  volatile int stop;        /* the match context's interrupt, set (atomically)
+                               only while thinking */
 } ggp_player;
 
 /* A new player (all zero but what is given); free with ggp_player_end. */
 void ggp_player_init(ggp_player *p, uint64_t seed, const char *name,
                      FILE *log);
-/* Ends any match and frees what the player holds. */
+/* Ends any match and frees what the player holds (no thread may be in
+ * ggp_player_reply then). */
 void ggp_player_end(ggp_player *p);
 
 /* The reply to one message (n bytes of text, received at `received`,
@@ -69,7 +87,8 @@ void ggp_player_end(ggp_player *p);
  * or -1 when the message is malformed or does not fit the match (*reply
  * then says why, starting "error: "); the player goes on either way.
  * A PLAY is answered with a legal move within the play clock less the
- * margin, counted from `received`. */
+ * margin, counted from `received`, or sooner when a STOP or ABORT of the
+ * match comes meanwhile from another thread.  Thread-safe (above). */
 int ggp_player_reply(ggp_player *p, const char *msg, size_t n,
                      double received, char **reply);
 

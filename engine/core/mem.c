@@ -241,7 +241,8 @@ static int limit_at(gdl_ctx *ctx, double t)
     ctx_setmsg(ctx, "time limit reached (injected)");
     return 1;
   }
-  if (ctx->interrupt && *ctx->interrupt) {
+  /* read atomically: another thread may set it (gdl player's STOP) */
+  if (ctx->interrupt && __atomic_load_n(ctx->interrupt, __ATOMIC_RELAXED)) {
     ctx_setmsg(ctx, "interrupted");
     return 1;
   }
@@ -258,7 +259,7 @@ static int limit_at(gdl_ctx *ctx, double t)
 
 int ctx_interrupted(const gdl_ctx *ctx)
 {
-  return (ctx->interrupt && *ctx->interrupt) ||
+  return (ctx->interrupt && __atomic_load_n(ctx->interrupt, __ATOMIC_RELAXED)) ||
          (ctx->cancel && __atomic_load_n(ctx->cancel, __ATOMIC_RELAXED));
 }
 

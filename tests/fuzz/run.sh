@@ -9,7 +9,8 @@
 # crash, leak or timeout is kept there as crash-*, leak-* or timeout-*,
 # and tests/fuzz/regress/NAME (the inputs of bugs found before) and the
 # SEEDDIRs (the public corpus, read in place) seed it, with
-# tests/fuzz/gdl.dict for tokens.  With -j 2, two processes fuzz the same
+# tests/fuzz/NAME.dict for tokens where there is one, tests/fuzz/gdl.dict
+# else.  With -j 2, two processes fuzz the same
 # corpus (libFuzzer's -jobs and -workers), each logging to fuzz-N.log.
 # FUZZ_OPTS adds libFuzzer options (e.g. FUZZ_OPTS=-use_value_profile=1).
 #
@@ -36,6 +37,8 @@ seeds=
 for s in "$@"; do
   [ -d "$s" ] && seeds="$seeds $(cd "$s" && pwd)"
 done
+dict=$top/tests/fuzz/gdl.dict
+[ -f "$top/tests/fuzz/$name.dict" ] && dict=$top/tests/fuzz/$name.dict
 mkdir -p "$dir/corpus"
 cd "$dir" || exit 2
 rm -f fuzz-*.log
@@ -43,7 +46,7 @@ rm -f fuzz-*.log
 # every input far below it, so a timeout is a finding (a loop that does
 # not poll its limits)
 set -- -max_total_time="$T" -max_len="$L" -timeout=25 -rss_limit_mb=2048 \
-  -dict="$top/tests/fuzz/gdl.dict" -artifact_prefix=./ -print_final_stats=1 \
+  -dict="$dict" -artifact_prefix=./ -print_final_stats=1 \
   $FUZZ_OPTS corpus $seeds
 if [ "$J" -gt 1 ]; then
   "$bin" -jobs="$J" -workers="$J" "$@" > run.log 2>&1

@@ -28,24 +28,8 @@ command -v python3 >/dev/null || { echo "bench-play: needs python3"; exit 1; }
 if $GDL player --no-such-option 2>&1 | grep -q "built without"; then
   echo "bench-play: gdl was built without libmicrohttpd"; exit 1
 fi
-tmp=$(mktemp -d) || exit 2
-pids=
-cleanup() { for p in $pids; do kill "$p" 2>/dev/null; done; rm -rf "$tmp"; }
-trap cleanup EXIT
-free_port() {
-  python3 -c 'import socket; s = socket.socket(); s.bind(("127.0.0.1", 0)); print(s.getsockname()[1])'
-}
-wait_listening() {
-  i=0
-  while ! grep -q "listening" "$1" 2>/dev/null; do
-    i=$((i + 1)); [ $i -gt 600 ] && { echo "bench-play: $1 did not start"; exit 1; }
-    sleep 0.1
-  done
-}
-$GDL player --port 0 --quiet > "$tmp/gdl.out" 2> "$tmp/gdl.err" &
-pids="$pids $!"
-wait_listening "$tmp/gdl.out"
-pg=$(sed -n 's/.*:\([0-9]*\)$/\1/p' "$tmp/gdl.out")
+NAME=bench-play; . "$(dirname "$0")/ggp_lib.sh"
+start_player gdl --quiet; pg=$port
 pm=$(free_port)
 "$GGPBASE/run-player.sh" "$pm" SampleMonteCarloGamer > "$tmp/montecarlo.log" 2>&1 &
 pids="$pids $!"

@@ -37,27 +37,9 @@ done
 [ -f "$GGPBASE/ggp-peer.jar" ] || { echo "ggp: no ggp-base at $GGPBASE"; exit 1; }
 [ -f /usr/share/java/guava.jar ] || { echo "ggp: ggp-base needs Guava (apt-get install libguava-java)"; exit 1; }
 command -v python3 >/dev/null || { echo "ggp: python3 is needed"; exit 1; }
-tmp=$(mktemp -d) || exit 2
-pids=
-cleanup() { for p in $pids; do kill "$p" 2>/dev/null; done; rm -rf "$tmp"; }
-trap cleanup EXIT
-fail() { echo "ggp: $*"; for f in "$tmp"/*; do echo "--- $f"; cat "$f"; done; exit 1; }
-free_port() {
-  python3 -c 'import socket; s = socket.socket(); s.bind(("127.0.0.1", 0)); print(s.getsockname()[1])'
-}
-# waits for "listening" in $1 (up to 30 s: a JVM starts slowly on a busy machine)
-wait_listening() {
-  i=0
-  while ! grep -q "listening" "$1" 2>/dev/null; do
-    i=$((i + 1)); [ $i -gt 300 ] && fail "$1: the player did not start"
-    sleep 0.1
-  done
-}
+NAME=ggp; . "$(dirname "$0")/ggp_lib.sh"
 
-$GDL player --port 0 > "$tmp/gdl.out" 2> "$tmp/gdl.err" &
-pids="$pids $!"
-wait_listening "$tmp/gdl.out"
-pg=$(sed -n 's/.*:\([0-9]*\)$/\1/p' "$tmp/gdl.out")
+start_player gdl; pg=$port
 pm=$(free_port)
 "$GGPBASE/run-player.sh" "$pm" SampleMonteCarloGamer > "$tmp/montecarlo.log" 2>&1 &
 pids="$pids $!"

@@ -15,25 +15,10 @@ for c in player match; do
   fi
 done
 command -v python3 >/dev/null || { echo "ggp_loopback: python3 is needed"; exit 1; }
-tmp=$(mktemp -d) || exit 2
-pids=
-cleanup() { for p in $pids; do kill "$p" 2>/dev/null; done; rm -rf "$tmp"; }
-trap cleanup EXIT
-fail() { echo "ggp_loopback: $*"; for f in "$tmp"/*.out "$tmp"/*.err; do echo "--- $f"; cat "$f"; done; exit 1; }
+NAME=ggp_loopback; . "$(dirname "$0")/ggp_lib.sh"
 
-# starts a player; its port into $port
-start_player() {
-  $GDL player --port 0 --seed "$2" > "$tmp/$1.out" 2> "$tmp/$1.err" &
-  pids="$pids $!"
-  i=0
-  while ! grep -q "listening on" "$tmp/$1.out" 2>/dev/null; do
-    i=$((i + 1)); [ $i -gt 100 ] && fail "player $1 did not start"
-    sleep 0.1
-  done
-  port=$(sed -n 's/.*:\([0-9]*\)$/\1/p' "$tmp/$1.out")
-}
-start_player x 1; px=$port
-start_player o 2; po=$port
+start_player x --seed 1; px=$port
+start_player o --seed 2; po=$port
 
 # a POST of $2 to port $1: "STATUS BODY"
 post() {

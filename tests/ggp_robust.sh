@@ -24,21 +24,9 @@ if $GDL player --no-such-option 2>&1 | grep -q "built without"; then
   exit 0
 fi
 command -v python3 >/dev/null || { echo "ggp_robust: python3 is needed"; exit 1; }
-tmp=$(mktemp -d) || exit 2
-pids=
-cleanup() { for p in $pids; do kill "$p" 2>/dev/null; done; rm -rf "$tmp"; }
-trap cleanup EXIT
-fail() { echo "ggp_robust: $*"; for f in "$tmp"/*.out "$tmp"/*.err; do echo "--- $f"; cat "$f"; done; exit 1; }
+NAME=ggp_robust; . "$(dirname "$0")/ggp_lib.sh"
 
-$GDL player --port 0 --seed 7 > "$tmp/player.out" 2> "$tmp/player.err" &
-player=$!
-pids="$pids $player"
-i=0
-while ! grep -q "listening on" "$tmp/player.out" 2>/dev/null; do
-  i=$((i + 1)); [ $i -gt 100 ] && fail "the player did not start"
-  sleep 0.1
-done
-port=$(sed -n 's/.*:\([0-9]*\)$/\1/p' "$tmp/player.out")
+start_player player --seed 7; player=$pid
 
 # the silent half-request, left open: when the player closes it
 python3 - "$port" > "$tmp/silent.out" 2>&1 <<'PY' &

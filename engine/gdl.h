@@ -620,8 +620,8 @@ typedef struct {
  * opts->seconds, after opts->playouts rounds, when the state is proven,
  * or at once when the role has one legal move; a time limit or an
  * interrupt of the context stops it too (GDL_OK with the best move so
- * far, once a round is done).  Deterministic given the seed and a budget
- * of rounds.  GDL_EINPUT when the state is terminal or the role has no
+ * far, once a round is done).  Deterministic given the seed, the threads
+ * and a budget of rounds.  GDL_EINPUT when the state is terminal or the role has no
  * legal move.  Afterwards `state` is the current state (unless the
  * context's time limit or interrupt, past, refused to set it).  info may
  * be NULL. */

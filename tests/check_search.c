@@ -296,6 +296,19 @@ START_TEST(test_sat_beside)
 }
 END_TEST
 
+/* auto given no time at all (the command's set-up took it, as a slow
+ * grounding under a sanitizer can): a limit, not a plan of no moves. */
+START_TEST(test_auto_no_time)
+{
+  gdl_ctx *ctx = load_path("puzzles/buttons-and-lights.kif", 0);
+  gdl_solve_result res = solve(ctx, GDL_AUTO, 0, 1e-9);
+  ck_assert_int_eq(res.status, GDL_LIMIT);
+  ck_assert_msg(strncmp(res.why, "time limit", 10) == 0, "%s", res.why);
+  ck_assert_uint_eq(res.length, 0);
+  gdl_free(ctx);
+}
+END_TEST
+
 /* ---- informed searches ------------------------------------------------ */
 
 /* astar and idastar give the optimal length, astar expanding no more
@@ -1623,6 +1636,7 @@ Suite *search_suite(void)
   tcase_add_loop_test(tc, test_dfs, 0, N(puzzles));
   tcase_add_loop_test(tc, test_sat, 0, N(puzzles));
   tcase_add_loop_test(tc, test_sat_puzzles, 0, N(by_sat));
+  tcase_add_test(tc, test_auto_no_time);
   tcase_add_loop_test(tc, test_corpus_bfs, 0, N(corpus_games));
   tcase_add_loop_test(tc, test_informed, 0, N(puzzles));
   tcase_add_loop_test(tc, test_estimates_admissible, 0, N(puzzles));

@@ -536,6 +536,9 @@ static gdl_status solve_auto(gdl_ctx *ctx, analyses_t *an,
   pthread_t th;
   int stop_auto = 0;
 #endif
+  /* no turn at all where the set-up took the whole time */
+  res->status = GDL_LIMIT;
+  snprintf(res->why, sizeof res->why, "time limit reached");
   for (turn = 1; (t = auto_turn(turn, &a)) != NULL; turn++) {
     gdl_solve_opts o = *opts;
     double left = opts->max_seconds - (ctx_clock() - t0);

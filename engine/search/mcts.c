@@ -727,6 +727,7 @@ static unsigned jobs_start(gdl_ctx *ctx, const gdl_state *state, size_t role,
 {
   twin_t w;
   unsigned t, started = 0;
+  int made = 1;                /* every thread's context made before */
   if (n > ctx->nsubs) {
     gdl_ctx **subs = ctx_try_realloc(ctx, ctx->subs, n * sizeof *subs);
     if (!subs)
@@ -735,7 +736,9 @@ static unsigned jobs_start(gdl_ctx *ctx, const gdl_state *state, size_t role,
     ctx->subs = subs;
     ctx->nsubs = n;
   }
-  if (!twin_of(ctx, &w) || !(*text = twin_state_text(ctx, state)))
+  for (t = 1; t < n; t++)
+    made &= ctx->subs[t] != NULL;
+  if (!twin_of(ctx, &w, !made) || !(*text = twin_state_text(ctx, state)))
     return 0;
   for (t = 1; t < n; t++) {
     job_t *J = &job[t];

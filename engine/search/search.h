@@ -22,8 +22,10 @@ typedef struct {
   size_t limit, fact_limit;
   volatile int *interrupt, *cancel;
 } twin_t;
-/* 0 when the description cannot be written (memory). */
-int twin_of(gdl_ctx *ctx, twin_t *w);
+/* With the description (rules: 1; only what makes a twin needs it), or
+ * only the limits (0: for twins made before); 0 when the description
+ * cannot be written (memory). */
+int twin_of(gdl_ctx *ctx, twin_t *w, int rules);
 /* A context loaded, compiled and on its engine as w says, within
  * `seconds` (0: no limit); NULL when that fails.  Freed by gdl_free. */
 gdl_ctx *twin_new(const twin_t *w, double seconds);

@@ -423,7 +423,7 @@ static beside_t *beside_start(gdl_ctx *ctx, analyses_t *an,
                                                               sizeof *B)))
     return NULL;
   memset(B, 0, sizeof *B);
-  if (!twin_of(ctx, &B->w) ||
+  if (!twin_of(ctx, &B->w, 1) ||
       (opts->start && !(B->start = twin_state_text(ctx, opts->start)))) {
     ctx_free(ctx, B);
     return NULL;
@@ -589,10 +589,11 @@ static gdl_status solve_auto(gdl_ctx *ctx, analyses_t *an,
       break;
   }
 #ifdef BESIDE
-  if (B && st == GDL_OK)
-    st = beside_end(ctx, B, th, res, ran, &n);
-  else if (B)
-    beside_end(ctx, B, th, res, ran, &n);
+  if (B) {
+    gdl_status sat = beside_end(ctx, B, th, res, ran, &n);
+    if (st == GDL_OK)
+      st = sat;
+  }
 #endif
   res->expanded = expanded;
   res->generated = generated;

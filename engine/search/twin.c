@@ -14,10 +14,10 @@
 
 #include "search/search.h"
 
-int twin_of(gdl_ctx *ctx, twin_t *w)
+int twin_of(gdl_ctx *ctx, twin_t *w, int rules)
 {
   memset(w, 0, sizeof *w);
-  if (gdl_write(ctx, GDL_SYNTAX_KIF, &w->rules, &w->len) != GDL_OK)
+  if (rules && gdl_write(ctx, GDL_SYNTAX_KIF, &w->rules, &w->len) != GDL_OK)
     return 0;
   w->flags = ctx->compile_flags;
   w->ground = strcmp(gdl_engine_name(ctx), "ground") == 0;

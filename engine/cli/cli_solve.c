@@ -98,7 +98,12 @@ int cmd_solve(gdl_ctx *ctx, const opts_t *o)
 static void unsolvable_text(const gdl_solve_result *r)
 {
   const char *by = gdl_algorithm_name(r->found_by);
-  if (r->dead_start) {
+  if (r->dead_start && strcmp(r->dead_start, "wins") == 0) {
+    /* sat's one solve over a state of free fluents */
+    printf("; unsolvable: no plan: no state is terminal with goal 100 (its "
+           "fluents free, but for those latched at the start's value), "
+           "proven by sat");
+  } else if (r->dead_start) {
     /* no state expanded: an analysis of the rules proved it */
     const char *why =
         strcmp(r->dead_start, "h_max") == 0

@@ -47,6 +47,9 @@
  * asked at every horizon, where a step counter makes it unsatisfiable by
  * propagation alone; beyond this it is left for the next horizon. */
 #define ALIVE_CONFLICTS 2000
+/* Conflicts the check that some state is a win may take (no_win): past
+ * it, the horizons go on as though it had found one. */
+#define WIN_CONFLICTS 100000
 
 typedef struct {
   gdl_ctx *ctx;
@@ -54,6 +57,8 @@ typedef struct {
   ground_t *G;
   const kern_t *K;
   CCaDiCaL *sat;
+  CCaDiCaL *aside;             /* the horizons' solver while no_win has
+                                  one of its own in sat */
   int T;                       /* the literal that is true */
   int nvars;
   uint64_t clauses;
@@ -589,7 +594,9 @@ static void sat_close(sat_t *W)
   gdl_ctx *ctx = W->ctx;
   if (W->sat)
     ccadical_release(W->sat);
-  W->sat = NULL;
+  if (W->aside)
+    ccadical_release(W->aside);
+  W->sat = W->aside = NULL;
   ctx_free(ctx, W->memo);
   ctx_free(ctx, W->state);
   ctx_free(ctx, W->mvlo);
@@ -616,6 +623,50 @@ static uint32_t goal100(gdl_ctx *ctx, const ground_t *G)
   return NONE;
 }
 
+/* Is some state a win, terminal with goal 100?  One copy of the network
+ * on a state of free variables, but for the fluents latched at their
+ * start's value (est_latched: every reachable state has that value),
+ * solved apart, on a solver of its own, within WIN_CONFLICTS.  A plan
+ * ends in a reachable win, so where there is none (unsatisfiable) no
+ * plan exists, however long: returns 1.  The horizons' step 0 is built
+ * afresh after it (memo cleared, the start's state back). */
+static int no_win(sat_t *W, uint32_t goal)
+{
+  gdl_ctx *ctx = W->ctx;
+  est_t *E = est_get(ctx, W->S->A);
+  int *start = ctx_alloc(ctx, (W->nslots + 1) * sizeof *start);
+  uint64_t clauses = W->clauses;
+  uint32_t s;
+  int lt, lg, r = 20;
+  COPY(start, W->state, W->nslots * sizeof *start);
+  W->aside = W->sat;
+  W->sat = ccadical_init();
+  ccadical_set_terminate(W->sat, W, terminate);
+  clause(W, &W->T, 1);
+  memset(W->memo, 0, W->G->nprops * sizeof *W->memo);
+  for (s = 0; s < W->nslots; s++)
+    if (!E || !est_latched(E, s, start[s] == W->T))
+      W->state[s] = new_var(W);
+  lt = W->G->terminal ? prop_lit(W, W->G->terminal - 1) : -W->T;
+  lg = goal != NONE ? prop_lit(W, goal) : -W->T;
+  if (lt != -W->T && lg != -W->T) {
+    clause(W, &lt, 1);
+    clause(W, &lg, 1);
+    ccadical_limit(W->sat, "conflicts", WIN_CONFLICTS);
+    r = ccadical_solve(W->sat);
+  }
+  ccadical_release(W->sat);
+  W->sat = W->aside;
+  W->aside = NULL;
+  W->clauses = clauses;
+  COPY(W->state, start, W->nslots * sizeof *start);
+  memset(W->memo, 0, W->G->nprops * sizeof *W->memo);
+  ctx_free(ctx, start);
+  if (r == 0 && W->stop)
+    stopped(W);
+  return r == 20;
+}
+
 /* Horizons 0, 1, 2, ...: see the top of the file. */
 static void horizons(sat_t *W)
 {
@@ -627,6 +678,12 @@ static void horizons(sat_t *W)
   if (W->lower == EST_DEAD) {  /* the relaxed game cannot win */
     res->status = GDL_UNSOLVABLE;
     res->dead_start = W->lower_by;
+    res->estimate = 0;
+    return;
+  }
+  if (S->o->prune >= 0 && no_win(W, goal)) {
+    res->status = GDL_UNSOLVABLE;
+    res->dead_start = "wins";
     res->estimate = 0;
     return;
   }

@@ -317,13 +317,14 @@ static void at_most_one(sat_t *W, const int *lits, uint32_t n)
 
 /* Of two moves that commute, played one after the other, the plan with
  * the lower index first is as good (the same states before and after, the
- * one between not terminal either: stub_dependent).  So step t's move b,
- * after step t - 1's, has a higher index than b or does not commute with
- * b: every plan, its neighbours that commute swapped into order (each
- * swap takes an inversion away), has a plan of its length that keeps to
- * this.  With g_i: step t's move has index i or more (g_i -> its move i
- * or g_i+1), the clause for b at t - 1 is: not b, or g_b+1, or one of the
- * moves of lower index that do not commute with b at t. */
+ * one between not terminal either: stub_dependent).  So step t's move,
+ * after step t - 1's move b, has index b or higher (b itself: a move
+ * twice in a row is no inversion, and a plan may need it) or does not
+ * commute with b: every plan, its neighbours that commute swapped into
+ * order (each swap takes an inversion away), has a plan of its length
+ * that keeps to this.  With g_i: step t's move has index i or more (g_i
+ * -> its move i or g_i+1), the clause for b at t - 1 is: not b, or g_b,
+ * or one of the moves of lower index that do not commute with b at t. */
 static void in_order(sat_t *W, uint32_t t)
 {
   const int *prev = W->mv + (size_t)(t - 1) * W->nmv;
@@ -342,8 +343,7 @@ static void in_order(sat_t *W, uint32_t t)
   for (b = 0; b < n; b++) {
     uint32_t base = W->top, j;
     push(W, -prev[b]);
-    if (b + 1 < n)
-      push(W, g[b + 1]);
+    push(W, g[b]);
     for (j = W->dep_lo[b]; j < W->dep_lo[b + 1]; j++)
       push(W, cur[W->dep[j]]);
     clause(W, W->stack + base, W->top - base);
@@ -578,6 +578,7 @@ static void sat_open(sat_t *W, search_t *S)
               "of the grounded network's fluents");
   }
   W->sat = ccadical_init();
+  ccadical_set_option(W->sat, "quiet", 1);   /* nothing on our stdout */
   W->rss0 = resident();
   ccadical_set_terminate(W->sat, W, terminate);
   W->T = new_var(W);
@@ -641,6 +642,7 @@ static int no_win(sat_t *W, uint32_t goal)
   COPY(start, W->state, W->nslots * sizeof *start);
   W->aside = W->sat;
   W->sat = ccadical_init();
+  ccadical_set_option(W->sat, "quiet", 1);
   ccadical_set_terminate(W->sat, W, terminate);
   clause(W, &W->T, 1);
   memset(W->memo, 0, W->G->nprops * sizeof *W->memo);

@@ -296,6 +296,69 @@ START_TEST(test_sat_beside)
 }
 END_TEST
 
+/* sat's solve over a state of free fluents: where no state is a win, no
+ * plan, said by "wins" before any horizon; bfs agrees where it ends
+ * (three-unequal.kif), and with the latched fluent left free the win {b}
+ * of latched-off.kif would be found, whose plays never end (--no-prune
+ * leaves the check out: then a limit, not a proof).  nonogram_10x10_1:
+ * no picture meets its clues.  Where a win exists but cannot be reached
+ * (the unsolvable 8-puzzle) it says nothing. */
+static const char *const no_wins[] = {
+  "tests/wins/three-unequal.kif", "tests/wins/latched-off.kif", NULL,
+};
+
+START_TEST(test_sat_wins)
+{
+#ifdef GDL_HAVE_CADICAL
+  const char *file = no_wins[_i] ? no_wins[_i]
+                                 : tu_corpus("single/nonogram_10x10_1.kif");
+  gdl_ctx *ctx = load_path(file, 0);
+  gdl_solve_opts o;
+  gdl_solve_result res;
+  memset(&o, 0, sizeof o);
+  o.algorithm = GDL_SAT;
+  o.max_seconds = 20;
+  ck_assert_int_eq(gdl_solve(ctx, &o, &res), GDL_OK);
+  ck_assert_msg(res.status == GDL_UNSOLVABLE, "%s: status %d (%s)", file,
+                (int)res.status, res.why);
+  ck_assert_str_eq(res.dead_start, "wins");
+  ck_assert_uint_eq(res.expanded, 0);      /* no horizon */
+  if (_i == 0) {
+    o.algorithm = GDL_BFS;
+    ck_assert_int_eq(gdl_solve(ctx, &o, &res), GDL_OK);
+    ck_assert_int_eq(res.status, GDL_UNSOLVABLE);
+  }
+  if (_i == 1) {
+    o.algorithm = GDL_SAT;
+    o.prune = -1;
+    o.max_seconds = 1;
+    ck_assert_int_eq(gdl_solve(ctx, &o, &res), GDL_OK);
+    ck_assert_int_eq(res.status, GDL_LIMIT);
+  }
+  gdl_free(ctx);
+#else
+  ck_assert_uint_le(_i, 2);
+#endif
+}
+END_TEST
+
+START_TEST(test_sat_wins_reachable)
+{
+#ifdef GDL_HAVE_CADICAL
+  gdl_ctx *ctx = load_path("puzzles/eight-puzzle-unsolvable.kif", 0);
+  gdl_solve_opts o;
+  gdl_solve_result res;
+  memset(&o, 0, sizeof o);
+  o.algorithm = GDL_SAT;
+  o.max_seconds = 1;
+  ck_assert_int_eq(gdl_solve(ctx, &o, &res), GDL_OK);
+  ck_assert_int_eq(res.status, GDL_LIMIT);
+  ck_assert_ptr_null(res.dead_start);
+  gdl_free(ctx);
+#endif
+}
+END_TEST
+
 /* auto given no time at all (the command's set-up took it, as a slow
  * grounding under a sanitizer can): a limit, not a plan of no moves. */
 START_TEST(test_auto_no_time)
@@ -1636,6 +1699,8 @@ Suite *search_suite(void)
   tcase_add_loop_test(tc, test_dfs, 0, N(puzzles));
   tcase_add_loop_test(tc, test_sat, 0, N(puzzles));
   tcase_add_loop_test(tc, test_sat_puzzles, 0, N(by_sat));
+  tcase_add_loop_test(tc, test_sat_wins, 0, N(no_wins));
+  tcase_add_test(tc, test_sat_wins_reachable);
   tcase_add_test(tc, test_auto_no_time);
   tcase_add_loop_test(tc, test_corpus_bfs, 0, N(corpus_games));
   tcase_add_loop_test(tc, test_informed, 0, N(puzzles));

@@ -184,9 +184,12 @@ void est_copy_free(gdl_ctx *ctx, est_t *C);
  * counter.c) so that a thread has one. */
 kern_eval_t *est_eval(est_t *E);
 /* The moves of a game of one role (0 with more roles), and move k's
- * `does` (UINT32_MAX: none) and `legal` propositions. */
+ * `does` (UINT32_MAX: none) and `legal` propositions, and the gate its
+ * legal rules no longer read (ground_gate_legal; UINT32_MAX: none), which
+ * must hold too. */
 uint32_t est_moves(const est_t *E);
-void est_move(const est_t *E, uint32_t k, uint32_t *does, uint32_t *legal);
+void est_move(const est_t *E, uint32_t k, uint32_t *does, uint32_t *legal,
+              uint32_t *gate);
 /* The propositions goal 100 (of the first role) and terminal, or
  * UINT32_MAX. */
 uint32_t est_goal(const est_t *E);

@@ -572,10 +572,13 @@ uint32_t est_moves(const est_t *E)
   return E->nroles == 1 ? E->role_lo[1] : 0;
 }
 
-void est_move(const est_t *E, uint32_t k, uint32_t *does, uint32_t *legal)
+void est_move(const est_t *E, uint32_t k, uint32_t *does, uint32_t *legal,
+              uint32_t *gate)
 {
   *does = E->mv_does[k];
   *legal = E->mv_in[E->mv_lo[k]];
+  *gate = E->mv_lo[k + 1] - E->mv_lo[k] > 1 ? E->mv_in[E->mv_lo[k] + 1]
+                                             : UINT32_MAX;
 }
 
 uint32_t est_goal(const est_t *E)

@@ -50,7 +50,8 @@ typedef struct {
   est_t *E;
   kern_eval_t *X;              /* E's three-valued evaluation */
   ground_t *G;
-  uint32_t nm, *does, *legal;  /* the moves */
+  uint32_t nm, *does, *legal, *gate;  /* the moves (gate: NONE where
+                                        their legal rules have none) */
   uint32_t *move_of;           /* per proposition: 1 + its move, or 0 */
   uint32_t ng, *lo, *slot;     /* the candidates */
   uint64_t *fam;               /* per candidate: its family's key */
@@ -58,6 +59,8 @@ typedef struct {
   uint32_t *sg_lo, *sg;        /* per slot: its candidates */
   uint32_t *trail, ntrail;     /* propositions fixed, in order */
   uint32_t on;                 /* the move fixed true, or NONE */
+  int step;                    /* the question is about a step: a move
+                                  must be made */
   uint32_t *want;              /* scratch: literals not fixed */
   uint32_t *lit, nlit;         /* scratch: a question's literals */
   uint32_t *wg, *wh;           /* scratch: ways two groups change */
@@ -159,6 +162,21 @@ static void undo(build_t *b, uint32_t mark)
   }
 }
 
+/* Whether some move can still be made: its `does` not fixed false, its
+ * legal proposition and gate not false.  A question about a step wants
+ * one (a play makes one move a step: with none, every fluent that a
+ * frame rule keeps only "when a move is made" would go). */
+static int some_move(build_t *b)
+{
+  uint32_t m;
+  for (m = 0; m < b->nm; m++)
+    if ((b->does[m] == NONE || kern_fixed(b->X, b->does[m]) != V0) &&
+        kern_value(b->X, b->legal[m]) != V0 &&
+        (b->gate[m] == NONE || kern_value(b->X, b->gate[m]) != V0))
+      return 1;
+  return 0;
+}
+
 /* Whether the literals want[0, n) can hold with what is fixed, by a
  * DPLL search over the unknown fluents and moves the evaluation reads
  * (doc/solving.md, "Groups of fluents summed"); what it fixes on the way
@@ -181,15 +199,19 @@ static int satisfiable(build_t *b, const uint32_t *want, uint32_t n)
     else if (x != (int)(want[i] & 1))
       return 0;
   }
-  if (b->on != NONE) {
+  if (b->on != NONE) {         /* the move made is legal: its gate too */
     x = kern_value(X, b->legal[b->on]);
+    if (b->gate[b->on] != NONE && x != V0) {
+      int y = kern_value(X, b->gate[b->on]);
+      x = y == V0 ? V0 : y == VU ? VU : x;
+    }
     if (x == V0)
       return 0;
     if (x == VU)
       res = VU;
   }
   if (res == V1)
-    return 1;
+    return !b->step || b->on != NONE || some_move(b);
   q = X->pick;
   if (q == NONE)
     return 1;                  /* nothing to branch on */
@@ -221,6 +243,7 @@ static int can_hold(build_t *b)
 done:
   undo(b, mark);
   b->nlit = 0;
+  b->step = 0;
   return r;
 }
 
@@ -254,11 +277,13 @@ static int add_next(build_t *b, uint32_t g, uint32_t i)
     if (s >= G->nnext)
       return 0;
     add_lit(b, LIT(G->next[s].prop, 1));
+    b->step = 1;
     return 1;
   }
   for (j = b->lo[g]; j < b->lo[g + 1]; j++)
     if (b->slot[j] < G->nnext)
       add_lit(b, LIT(G->next[b->slot[j]].prop, 0));
+  b->step = 1;
   return 1;
 }
 
@@ -269,6 +294,7 @@ static void add_leave(build_t *b, uint32_t g, uint32_t i)
   uint32_t s = b->slot[b->lo[g] + i];
   if (s < b->G->nnext)
     add_lit(b, LIT(b->G->next[s].prop, 0));
+  b->step = 1;
 }
 
 /* ---- 1. candidates ---------------------------------------------------- */
@@ -438,6 +464,7 @@ static void prove(build_t *b, const uint32_t *start)
             continue;
           add_lit(b, LIT(G->next[x].prop, 1));
           add_lit(b, LIT(G->next[y].prop, 1));
+          b->step = 1;
           if (can_hold(b)) {
             b->alive[g] = 0;
             changed = 1;
@@ -875,6 +902,7 @@ static void build_free(build_t *b)
   ctx_free(ctx, b->d0);
   ctx_free(ctx, b->does);
   ctx_free(ctx, b->legal);
+  ctx_free(ctx, b->gate);
   ctx_free(ctx, b->move_of);
   ctx_free(ctx, b->trail);
   ctx_free(ctx, b->want);
@@ -907,9 +935,10 @@ groups_t *groups_build(gdl_ctx *ctx, est_t *E, const uint32_t *start,
   b.nm = est_moves(E);
   b.does = ctx_alloc(ctx, (b.nm + 1) * sizeof *b.does);
   b.legal = ctx_alloc(ctx, (b.nm + 1) * sizeof *b.legal);
+  b.gate = ctx_alloc(ctx, (b.nm + 1) * sizeof *b.gate);
   b.move_of = ctx_alloc(ctx, (G->nprops + 1) * sizeof *b.move_of);
   for (i = 0; i < b.nm; i++) {
-    est_move(E, i, &b.does[i], &b.legal[i]);
+    est_move(E, i, &b.does[i], &b.legal[i], &b.gate[i]);
     if (b.does[i] != NONE)
       b.move_of[b.does[i]] = i + 1;
   }

@@ -893,6 +893,28 @@ START_TEST(test_groups)
 }
 END_TEST
 
+/* A question about a step wants a legal move made (groups.c, some_move
+ * and the legal gate): the corpus hidato19 keeps a blank square blank
+ * only "when another square is filled", so with no move every blank
+ * went at once, and every two squares' groups conflicted (estimate 1).
+ * With it, each blank square is a group: 12 blanks, 12 moves, which is
+ * the plan's length.  Lights Out 5x5 (10 presses): the lamps of which no
+ * press toggles two, each lit, each a group (1 before). */
+START_TEST(test_groups_steps)
+{
+  gdl_ctx *ctx = load_path(tu_corpus("single/hidato19.kif"), 0);
+  gdl_solve_result r = solve_pdb(ctx, GDL_ASTAR, 1, 0, -1);
+  ck_assert_uint_eq(r.groups, 12);
+  ck_assert_uint_eq(r.estimate, 12);
+  gdl_free(ctx);
+  ctx = load_path("puzzles/lights-out-5x5.kif", 0);
+  r = solve_pdb(ctx, GDL_ASTAR, 1, 0, -1);
+  ck_assert_uint_ge(r.estimate, 3);
+  ck_assert_uint_le(r.estimate, 10);
+  gdl_free(ctx);
+}
+END_TEST
+
 /* States of bits, a hash set of them (for test_pdb_admissible). */
 typedef struct {
   uint32_t words, n, cap, *bits, *dist, *tab, mask;
@@ -1726,6 +1748,7 @@ Suite *search_suite(void)
   tcase_add_loop_test(tc, test_budget, 0, N(budgeted));
   tcase_add_test(tc, test_budget_knights);
   tcase_add_loop_test(tc, test_groups, 0, N(grouped));
+  tcase_add_test(tc, test_groups_steps);
   tcase_add_test(tc, test_groups_unproven);
   tcase_add_test(tc, test_pdb_admissible);
   tcase_add_loop_test(tc, test_shorten, 0, 3);

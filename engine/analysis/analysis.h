@@ -90,6 +90,10 @@ typedef struct {
   uint32_t *stamp, now;        /* memo[p] is of this run: stamp[p] == now */
   uint32_t pick;               /* the first fluent or move read unknown
                                   this run, or UINT32_MAX */
+  uint32_t onmove;             /* a game of one role: the move made, its
+                                  `does` true and every other false
+                                  without their being fixed one by one;
+                                  or UINT32_MAX */
   uint64_t evals;              /* propositions evaluated, in all: work */
   uint64_t polled;             /* evals when kern_poll last counted them */
   int record;                  /* runs recorded (see kern_read) */

@@ -126,6 +126,8 @@ static int fix(build_t *b, uint32_t p, int v)
   const ground_t *G = b->G;
   uint32_t i, j;
   int c = kern_fixed(b->X, p);
+  if (c == VU && b->move_of[p] && b->on != NONE)
+    c = V0;                    /* another move is made */
   if (c != VU)
     return c == v;
   fix_on_trail(b, p, v);
@@ -143,11 +145,8 @@ static int fix(build_t *b, uint32_t p, int v)
           return 0;
     }
   } else if (b->move_of[p]) {
-    b->on = b->move_of[p] - 1;
-    b->steps += b->nm;
-    for (i = 0; i < b->nm; i++)
-      if (!other_false(b, b->does[i], p))
-        return 0;
+    b->on = b->move_of[p] - 1;  /* (it was NONE: see above) */
+    b->X->onmove = p;          /* the others false, in the evaluation */
   }
   return 1;
 }
@@ -156,8 +155,10 @@ static void undo(build_t *b, uint32_t mark)
 {
   while (b->ntrail > mark) {
     uint32_t p = b->trail[--b->ntrail];
-    if (b->move_of[p] && kern_fixed(b->X, p) == V1)
+    if (b->move_of[p] && kern_fixed(b->X, p) == V1) {
       b->on = NONE;
+      b->X->onmove = NONE;
+    }
     kern_fix(b->X, p, VU);
   }
 }

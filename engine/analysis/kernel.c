@@ -88,6 +88,7 @@ void kern_eval_open(gdl_ctx *ctx, const kern_t *K, kern_eval_t *X)
   X->fixed = X->memo + K->n + 1;
   memset(X->fixed, VU, K->n);
   X->pick = NONE;
+  X->onmove = NONE;
   X->ctx = ctx;
 }
 
@@ -131,8 +132,12 @@ eval_at(kern_eval_t *X, uint32_t p, unsigned depth, const int record)
   switch (X->kind[p]) {
   case K_ALWAYS:
     LEAF(V1);
-  case K_TRUE:
   case K_MOVE:
+    if (X->onmove != NONE) {
+      LEAF(p == X->onmove ? V1 : V0);
+    }
+    /* fall through */
+  case K_TRUE:
     if (X->pick == NONE)       /* the first unknown input read */
       X->pick = p;
     LEAF(VU);
@@ -217,6 +222,7 @@ int kern_read(const kern_eval_t *X, uint32_t p)
 void kern_unfix(kern_eval_t *X)
 {
   memset(X->fixed, VU, X->K->n);
+  X->onmove = NONE;
 }
 
 /* Forces proposition p to value v (V0, V1) and what that forces in turn:

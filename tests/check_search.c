@@ -887,7 +887,7 @@ START_TEST(test_pdb_admissible)
   memset(&an, 0, sizeof an);
   ck_assert_int_eq(gdl_initial(ctx, &s), GDL_OK);
   ck_assert(ground_state_bits(ctx, &s, w));
-  D = groups_get(ctx, &an, w, 1u << 20);
+  D = groups_get(ctx, &an, w, 1u << 20, NULL);
   ck_assert_ptr_nonnull(D);
   ck_assert_uint_eq(groups_patterns(D, &entries), 2);
   ck_assert_uint_gt(entries, 0);

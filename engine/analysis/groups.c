@@ -43,6 +43,8 @@ struct groups {
   pdb_t **pat;
   uint32_t *pat_lo, *pat_g;    /* pattern p: groups pat_g[pat_lo[p] ..) */
   uint32_t *inpat;             /* per group: 1 where a pattern has it */
+  uint32_t ncached;            /* patterns read from the cache */
+  char cache_why[256];         /* why the cache could not be written, or "" */
 };
 
 typedef struct {
@@ -71,6 +73,8 @@ typedef struct {
   uint8_t *conf;               /* nu rows: one move changes both */
   uint32_t *wt, *d0;           /* per useful group: weight, the start's
                                   distance (infinite: 1 << 20) */
+  const char *cache;           /* the tables' directory (pdb_cache.c), or
+                                  NULL */
 } build_t;
 
 /* A literal: proposition p wanted true (v 1) or false (v 0). */
@@ -786,7 +790,19 @@ static pdb_t *pattern_db(build_t *b, groups_t *D, uint32_t p,
   }
   /* no move of one group held back by another's value: the table would
    * be the groups' distances summed, which they are without it */
-  if (!restricted || !pdb_solve(ctx, T, until)) {
+  if (!restricted) {
+    pdb_free(ctx, T);
+    return NULL;
+  }
+  if (b->cache) {
+    int cached = 0;
+    if (!pdb_cache_solve(ctx, T, until, b->cache, &cached, D->cache_why,
+                         sizeof D->cache_why)) {
+      pdb_free(ctx, T);
+      return NULL;
+    }
+    D->ncached += cached;
+  } else if (!pdb_solve(ctx, T, until)) {
     pdb_free(ctx, T);
     return NULL;
   }
@@ -890,7 +906,7 @@ static void build_free(build_t *b)
 }
 
 groups_t *groups_build(gdl_ctx *ctx, est_t *E, const uint32_t *start,
-                       uint64_t most)
+                       uint64_t most, const char *cache)
 {
   ground_t *G = ctx->ground;
   build_t b;
@@ -904,6 +920,7 @@ groups_t *groups_build(gdl_ctx *ctx, est_t *E, const uint32_t *start,
   b.E = E;
   b.G = G;
   b.on = NONE;
+  b.cache = cache && cache[0] ? cache : NULL;
   b.nm = est_moves(E);
   b.does = ctx_alloc(ctx, (b.nm + 1) * sizeof *b.does);
   b.legal = ctx_alloc(ctx, (b.nm + 1) * sizeof *b.legal);
@@ -966,7 +983,7 @@ void groups_free(gdl_ctx *ctx, groups_t *D)
 }
 
 groups_t *groups_get(gdl_ctx *ctx, analyses_t *A, const uint32_t *start,
-                     uint64_t most)
+                     uint64_t most, const char *cache)
 {
   if (!A->groups_tried) {
     /* (a search that throws puts its own deadline back) */
@@ -974,7 +991,7 @@ groups_t *groups_get(gdl_ctx *ctx, analyses_t *A, const uint32_t *start,
     est_t *E = est_get(ctx, A);
     if (A->deadline > 0 && d > 0 && A->deadline > d)
       ctx->deadline = A->deadline;
-    A->groups = groups_build(ctx, E, start, most);
+    A->groups = groups_build(ctx, E, start, most, cache);
     A->groups_tried = 1;
     if (d > 0) {               /* the search's share starts again after */
       double late = d + (ctx_clock() - t);
@@ -999,6 +1016,12 @@ int groups_hold(const groups_t *D, const uint32_t *w)
 uint32_t groups_count(const groups_t *D)
 {
   return D ? D->ng : 0;
+}
+
+uint32_t groups_cached(const groups_t *D, const char **why)
+{
+  *why = D && D->cache_why[0] ? D->cache_why : NULL;
+  return D ? D->ncached : 0;
 }
 
 uint32_t groups_patterns(const groups_t *D, uint64_t *entries)

@@ -188,6 +188,64 @@ uint32_t pdb_value(const pdb_t *T, const uint32_t *v)
   return T->tab[x] == PDB_NONE ? EST_DEAD : T->tab[x];
 }
 
+/* Appends the n low bytes of x, least significant first. */
+static size_t put(uint8_t *out, size_t at, uint64_t x, unsigned n)
+{
+  unsigned i;
+  for (i = 0; i < n; i++)
+    if (out)
+      out[at + i] = (uint8_t)(x >> (8 * i));
+  return at + n;
+}
+
+/* The abstract game, bytes: the groups, each one's values, its goal
+ * values (a byte each), its edges (from, to, and the mask of each group
+ * of the pattern), in the order given; `out` NULL: only the length. */
+static size_t key_bytes(const pdb_t *T, uint8_t *out)
+{
+  size_t at = 0;
+  uint32_t g, v, i, h;
+  at = put(out, at, T->ng, 4);
+  for (g = 0; g < T->ng; g++) {
+    at = put(out, at, T->nv[g], 4);
+    for (v = 0; v < T->nv[g]; v++)
+      at = put(out, at, T->goal[g][v], 1);
+    at = put(out, at, T->ne[g], 4);
+    for (i = 0; i < T->ne[g]; i++) {
+      at = put(out, at, T->edge[g][i].from, 4);
+      at = put(out, at, T->edge[g][i].to, 4);
+      for (h = 0; h < T->ng; h++)
+        at = put(out, at, T->edge[g][i].mask[h], 8);
+    }
+  }
+  return at;
+}
+
+uint8_t *pdb_key(gdl_ctx *ctx, const pdb_t *T, size_t *len)
+{
+  uint8_t *k;
+  *len = key_bytes(T, NULL);
+  k = ctx_alloc(ctx, *len + 1);
+  key_bytes(T, k);
+  return k;
+}
+
+const uint8_t *pdb_table(const pdb_t *T)
+{
+  return T->tab;
+}
+
+void pdb_adopt(gdl_ctx *ctx, pdb_t *T, uint8_t *tab)
+{
+  uint64_t x;
+  ctx_free(ctx, T->tab);
+  T->tab = tab;
+  T->maxd = 0;
+  for (x = 0; x < T->n; x++)
+    if (tab[x] != PDB_NONE && tab[x] > T->maxd)
+      T->maxd = tab[x];
+}
+
 uint64_t pdb_size(const pdb_t *T)
 {
   return T ? T->n : 0;

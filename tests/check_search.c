@@ -853,6 +853,106 @@ static uint32_t set_find(stateset *S, const uint32_t *w, int add)
   return S->n - 1;
 }
 
+/* A small abstract game for the pattern database cache: three groups of
+ * four values in a line 0-1-2-3 (moves both ways), group g's moves out
+ * of value 0 allowed only where group g-1 is at 0 or 1; the goal all 0.
+ * Variant 1: group 2's goal is 3; 2: one mask one value wider; 3: one
+ * edge more (0 to 2); 4: group 0 of three values. */
+static pdb_t *cache_game(gdl_ctx *ctx, int variant)
+{
+  uint32_t nv[3] = { variant == 4 ? 3 : 4, 4, 4 }, g, v;
+  uint64_t mask[3];
+  pdb_t *T = pdb_open(ctx, 3, nv, 1000);
+  ck_assert_ptr_nonnull(T);
+  for (g = 0; g < 3; g++) {
+    pdb_goal(T, g, variant == 1 && g == 2 ? 3 : 0);
+    for (v = 0; v + 1 < nv[g]; v++) {
+      mask[0] = mask[1] = mask[2] = ~0ull;
+      if (v == 0 && g > 0)
+        mask[g - 1] = variant == 2 && g == 2 ? 7 : 3;
+      pdb_edge(ctx, T, g, v, v + 1, mask);
+      mask[0] = mask[1] = mask[2] = ~0ull;
+      pdb_edge(ctx, T, g, v + 1, v, mask);
+    }
+    if (variant == 3 && g == 1)
+      pdb_edge(ctx, T, g, 0, 2, mask);
+  }
+  return T;
+}
+
+/* The table of T as pdb_solve makes it equals that of R, entry by entry. */
+static void same_table(const pdb_t *T, const pdb_t *R)
+{
+  ck_assert_uint_eq(pdb_size(T), pdb_size(R));
+  ck_assert_ptr_nonnull(pdb_table(T));
+  ck_assert_mem_eq(pdb_table(T), pdb_table(R), (size_t)pdb_size(T));
+}
+
+/* --pdb-cache (pdb_cache.c): a table written is read back by a game of
+ * the same key only, equal to what pdb_solve makes; each variant (other
+ * goal, mask, edges, values) is solved, not read; a file of another's
+ * key under this one's name is not trusted; a directory that cannot be
+ * made says why and the table is still solved; no memory is kept. */
+START_TEST(test_pdb_cache)
+{
+  gdl_ctx *ctx = gdl_new();
+  char dir[] = "/tmp/gdl-pdb-cache-XXXXXX", sub[64], bad[64], cmd[160];
+  char why[256] = "";
+  size_t used0;
+  int variant, cached;
+  FILE *f;
+  ck_assert_ptr_nonnull(mkdtemp(dir));
+  snprintf(sub, sizeof sub, "%s/a/b", dir);   /* made, with its parent */
+  used0 = ctx->used;
+  for (variant = 0; variant <= 4; variant++) {
+    pdb_t *R = cache_game(ctx, variant), *T;
+    ck_assert(pdb_solve(ctx, R, 0));
+    T = cache_game(ctx, variant);
+    ck_assert(pdb_cache_solve(ctx, T, 0, sub, &cached, why, sizeof why));
+    ck_assert_msg(!cached, "variant %d read another's table", variant);
+    same_table(T, R);
+    pdb_free(ctx, T);
+    T = cache_game(ctx, variant);
+    ck_assert(pdb_cache_solve(ctx, T, 0, sub, &cached, why, sizeof why));
+    ck_assert_msg(cached, "variant %d not read back", variant);
+    same_table(T, R);
+    pdb_free(ctx, T);
+    pdb_free(ctx, R);
+  }
+  ck_assert_str_eq(why, "");
+  /* every file renamed to another's name: none is trusted */
+  snprintf(cmd, sizeof cmd, "cd %s && set -- pdb-*.tab && [ $# = 5 ] && "
+           "t=$1 && shift && for f; do mv $f $t; t=$f; done", sub);
+  ck_assert_int_eq(system(cmd), 0);
+  for (variant = 0; variant <= 4; variant++) {
+    pdb_t *T = cache_game(ctx, variant);
+    ck_assert(pdb_cache_solve(ctx, T, 0, sub, &cached, why, sizeof why));
+    ck_assert_msg(!cached, "variant %d read a file of another key", variant);
+    pdb_free(ctx, T);
+  }
+  /* a directory under a regular file */
+  snprintf(bad, sizeof bad, "%s/file", dir);
+  f = fopen(bad, "w");
+  ck_assert_ptr_nonnull(f);
+  fclose(f);
+  snprintf(bad, sizeof bad, "%s/file/c", dir);
+  {
+    pdb_t *R = cache_game(ctx, 0), *T = cache_game(ctx, 0);
+    ck_assert(pdb_solve(ctx, R, 0));
+    ck_assert(pdb_cache_solve(ctx, T, 0, bad, &cached, why, sizeof why));
+    ck_assert(!cached);
+    same_table(T, R);
+    ck_assert_msg(strstr(why, bad) && !strchr(why, '\n'), "why: %s", why);
+    pdb_free(ctx, T);
+    pdb_free(ctx, R);
+  }
+  ck_assert_uint_eq(ctx->used, used0);
+  snprintf(cmd, sizeof cmd, "rm -rf %s", dir);
+  ck_assert_int_eq(system(cmd), 0);
+  gdl_free(ctx);
+}
+END_TEST
+
 /* The pattern databases (pdb.c) over the 8-puzzle's groups never say
  * more than the moves still needed (and a state's groups' values read
  * from its parent's are those read in full): every one of the 181,440 states
@@ -1691,6 +1791,10 @@ Suite *search_suite(void)
 
   tc = tcase_create("table");
   tcase_add_test(tc, test_algorithm_table);
+  suite_add_tcase(s, tc);
+
+  tc = tcase_create("pdb_cache");
+  tcase_add_test(tc, test_pdb_cache);
   suite_add_tcase(s, tc);
   return s;
 }

@@ -328,11 +328,13 @@ bench: all
 # encoding of puzzles/fifteen-puzzle-34.kif by tests/korf.sh), each solved
 # by KORF_ALGORITHM (default auto) within KORF_SECONDS; prints a table and
 # the totals (solved with the published optimal length, seconds, states).
+# The instances share their pattern databases through --pdb-cache
+# $(B)/korf-pdb (built by the first, read by the others).
 # Not part of check: up to 100 minutes.
 KORF_SECONDS ?= 60
 KORF_ALGORITHM ?= auto
 bench-korf: all
-	tests/korf.sh -s $(KORF_SECONDS) -a $(KORF_ALGORITHM)
+	tests/korf.sh -s $(KORF_SECONDS) -a $(KORF_ALGORITHM) -c $(B)/korf-pdb
 
 # gdl player against ggp-base's SampleMonteCarloGamer, hosted by
 # ggp-base's GameServer: PLAY_MATCHES of ticTacToe, connectFour and

@@ -857,27 +857,53 @@ static uint32_t set_find(stateset *S, const uint32_t *w, int add)
  * four values in a line 0-1-2-3 (moves both ways), group g's moves out
  * of value 0 allowed only where group g-1 is at 0 or 1; the goal all 0.
  * Variant 1: group 2's goal is 3; 2: one mask one value wider; 3: one
- * edge more (0 to 2); 4: group 0 of three values. */
-static pdb_t *cache_game(gdl_ctx *ctx, int variant)
+ * edge more (0 to 2); 4: group 0 of three values.  `turn` 1 (variant 0
+ * only): the same game numbered the other way round, group g as 2 - g
+ * and value v as 3 - v. */
+#define TG(g) (turn ? 2 - (g) : (g))
+#define TV(v) (turn ? 3 - (v) : (v))
+static pdb_t *cache_game(gdl_ctx *ctx, int variant, int turn)
 {
   uint32_t nv[3] = { variant == 4 ? 3 : 4, 4, 4 }, g, v;
   uint64_t mask[3];
   pdb_t *T = pdb_open(ctx, 3, nv, 1000);
   ck_assert_ptr_nonnull(T);
   for (g = 0; g < 3; g++) {
-    pdb_goal(T, g, variant == 1 && g == 2 ? 3 : 0);
+    pdb_goal(T, TG(g), TV(variant == 1 && g == 2 ? 3 : 0));
     for (v = 0; v + 1 < nv[g]; v++) {
       mask[0] = mask[1] = mask[2] = ~0ull;
-      if (v == 0 && g > 0)
-        mask[g - 1] = variant == 2 && g == 2 ? 7 : 3;
-      pdb_edge(ctx, T, g, v, v + 1, mask);
+      if (v == 0 && g > 0)     /* group g-1 at 0 or 1 (or 2) */
+        mask[TG(g - 1)] = (1ull << TV(0)) | (1ull << TV(1)) |
+                          (variant == 2 && g == 2 ? 1ull << TV(2) : 0);
+      pdb_edge(ctx, T, TG(g), TV(v), TV(v + 1), mask);
       mask[0] = mask[1] = mask[2] = ~0ull;
-      pdb_edge(ctx, T, g, v + 1, v, mask);
+      pdb_edge(ctx, T, TG(g), TV(v + 1), TV(v), mask);
     }
     if (variant == 3 && g == 1)
-      pdb_edge(ctx, T, g, 0, 2, mask);
+      pdb_edge(ctx, T, TG(g), TV(0), TV(2), mask);
   }
   return T;
+}
+#undef TG
+#undef TV
+
+/* Names of cache_game's values: group g's value v "g:v" (turned
+ * round: `turn` 1 numbers the groups and the values the other way, as
+ * another description's terms might). */
+static const char *const *const *cache_names(int turn)
+{
+  static char text[3][4][8];
+  static const char *row[3][4], *const *names[3];
+  uint32_t g, v;
+  for (g = 0; g < 3; g++) {
+    for (v = 0; v < 4; v++) {
+      snprintf(text[g][v], sizeof text[g][v], "%u:%u", turn ? 2 - g : g,
+               turn ? 3 - v : v);
+      row[g][v] = text[g][v];
+    }
+    names[g] = row[g];
+  }
+  return names;
 }
 
 /* The table of T as pdb_solve makes it equals that of R, entry by entry. */
@@ -905,28 +931,50 @@ START_TEST(test_pdb_cache)
   snprintf(sub, sizeof sub, "%s/a/b", dir);   /* made, with its parent */
   used0 = ctx->used;
   for (variant = 0; variant <= 4; variant++) {
-    pdb_t *R = cache_game(ctx, variant), *T;
+    pdb_t *R = cache_game(ctx, variant, 0), *T;
     ck_assert(pdb_solve(ctx, R, 0));
-    T = cache_game(ctx, variant);
-    ck_assert(pdb_cache_solve(ctx, T, 0, sub, &cached, why, sizeof why));
+    T = cache_game(ctx, variant, 0);
+    ck_assert(pdb_cache_solve(ctx, T, 0, sub, cache_names(0), &cached, why,
+                            sizeof why));
     ck_assert_msg(!cached, "variant %d read another's table", variant);
     same_table(T, R);
     pdb_free(ctx, T);
-    T = cache_game(ctx, variant);
-    ck_assert(pdb_cache_solve(ctx, T, 0, sub, &cached, why, sizeof why));
+    T = cache_game(ctx, variant, 0);
+    ck_assert(pdb_cache_solve(ctx, T, 0, sub, cache_names(0), &cached, why,
+                            sizeof why));
     ck_assert_msg(cached, "variant %d not read back", variant);
     same_table(T, R);
     pdb_free(ctx, T);
     pdb_free(ctx, R);
   }
   ck_assert_str_eq(why, "");
+  /* variant 0 numbered the other way, its values named so: the same
+   * game, whose table is read and turned into its numbering */
+  {
+    pdb_t *R = cache_game(ctx, 0, 1), *T = cache_game(ctx, 0, 1);
+    ck_assert(pdb_solve(ctx, R, 0));
+    ck_assert(pdb_cache_solve(ctx, T, 0, sub, cache_names(1), &cached, why,
+                              sizeof why));
+    ck_assert_msg(cached, "the game numbered the other way not read");
+    same_table(T, R);
+    pdb_free(ctx, T);
+    /* ... but named as the first numbering, it is another game */
+    T = cache_game(ctx, 0, 1);
+    ck_assert(pdb_cache_solve(ctx, T, 0, sub, cache_names(0), &cached, why,
+                              sizeof why));
+    ck_assert(!cached);
+    same_table(T, R);
+    pdb_free(ctx, T);
+    pdb_free(ctx, R);
+  }
   /* every file renamed to another's name: none is trusted */
-  snprintf(cmd, sizeof cmd, "cd %s && set -- pdb-*.tab && [ $# = 5 ] && "
+  snprintf(cmd, sizeof cmd, "cd %s && set -- pdb-*.tab && [ $# = 6 ] && "
            "t=$1 && shift && for f; do mv $f $t; t=$f; done", sub);
   ck_assert_int_eq(system(cmd), 0);
   for (variant = 0; variant <= 4; variant++) {
-    pdb_t *T = cache_game(ctx, variant);
-    ck_assert(pdb_cache_solve(ctx, T, 0, sub, &cached, why, sizeof why));
+    pdb_t *T = cache_game(ctx, variant, 0);
+    ck_assert(pdb_cache_solve(ctx, T, 0, sub, cache_names(0), &cached, why,
+                            sizeof why));
     ck_assert_msg(!cached, "variant %d read a file of another key", variant);
     pdb_free(ctx, T);
   }
@@ -937,9 +985,10 @@ START_TEST(test_pdb_cache)
   fclose(f);
   snprintf(bad, sizeof bad, "%s/file/c", dir);
   {
-    pdb_t *R = cache_game(ctx, 0), *T = cache_game(ctx, 0);
+    pdb_t *R = cache_game(ctx, 0, 0), *T = cache_game(ctx, 0, 0);
     ck_assert(pdb_solve(ctx, R, 0));
-    ck_assert(pdb_cache_solve(ctx, T, 0, bad, &cached, why, sizeof why));
+    ck_assert(pdb_cache_solve(ctx, T, 0, bad, cache_names(0), &cached, why,
+                            sizeof why));
     ck_assert(!cached);
     same_table(T, R);
     ck_assert_msg(strstr(why, bad) && !strchr(why, '\n'), "why: %s", why);

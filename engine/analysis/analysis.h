@@ -272,10 +272,20 @@ uint32_t pdb_value(const pdb_t *T, const uint32_t *v);
 /* Its placements (0 for NULL). */
 uint64_t pdb_size(const pdb_t *T);
 void pdb_free(gdl_ctx *ctx, pdb_t *T);
-/* The abstract game as bytes (*len of them; the caller's to free): the
- * whole of what pdb_solve reads, so two games of equal keys have equal
- * tables (pdb_cache.c keys its files by it). */
-uint8_t *pdb_key(gdl_ctx *ctx, const pdb_t *T, size_t *len);
+/* Its groups, and group g's values. */
+uint32_t pdb_groups(const pdb_t *T);
+uint32_t pdb_values(const pdb_t *T, uint32_t g);
+/* The abstract game as bytes (*len of them; the caller's to free), in
+ * another numbering: group g the gpos[g]-th, its value v the
+ * vpos[g][v]-th (permutations).  The whole of what pdb_solve reads, so
+ * two games of equal keys, in any numberings, have the same table in
+ * theirs (pdb_cache.c keys its files by it). */
+uint8_t *pdb_key(gdl_ctx *ctx, const pdb_t *T, const uint32_t *gpos,
+                 uint32_t *const *vpos, size_t *len);
+/* A table of T's placements, src, into dst in that other numbering
+ * (to_new 1), or back (0). */
+void pdb_relabel(const pdb_t *T, const uint32_t *gpos, uint32_t *const *vpos,
+                 const uint8_t *src, uint8_t *dst, int to_new);
 /* Its table, a byte a placement (NULL: not solved). */
 const uint8_t *pdb_table(const pdb_t *T);
 /* Takes tab (pdb_size bytes, from ctx_alloc) as its table: one pdb_solve
@@ -286,13 +296,19 @@ void pdb_adopt(gdl_ctx *ctx, pdb_t *T, uint8_t *tab);
 
 /* T's table: read from directory dir where a file there holds that of
  * an abstract game of T's key (*cached 1), else solved (pdb_solve) and
- * written there (created if missing) for a later run.  Returns what
- * pdb_solve would (0: past `until`).  A file that does not match (other
- * key, version, size or checksum) is solved again; where dir cannot be
- * written, why[] (wn bytes) gets a one-line reason, if still empty, and
- * the table is only solved. */
+ * written there (created if missing) for a later run.  Its key is taken
+ * in a numbering of its own: group a's value v is named names[a][v]
+ * (the fluent's text; "" for none), the values in the order of their
+ * names and the groups in that of their names' lists, so that puzzles
+ * whose terms are numbered in another order (other starts) share the
+ * table; where two names, or two groups' lists, are the same it is only
+ * solved.  Returns what pdb_solve would (0: past `until`).  A file that
+ * does not match (other key, version, size or checksum) is solved again;
+ * where dir cannot be written, why[] (wn bytes) gets a one-line reason,
+ * if still empty, and the table is only solved. */
 int pdb_cache_solve(gdl_ctx *ctx, pdb_t *T, double until, const char *dir,
-                    int *cached, char *why, size_t wn);
+                    const char *const *const *names, int *cached, char *why,
+                    size_t wn);
 
 /* ---- partial-order reduction (stubborn.c) ----------------------------- */
 

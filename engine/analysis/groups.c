@@ -730,6 +730,17 @@ static groups_t *groups_made(build_t *b, const uint8_t *best,
 
 /* ---- 5. pattern databases (pdb.c) ------------------------------------- */
 
+/* The KIF text of fluent slot s (one a rule reads with `true`: a
+ * group's), from ctx_alloc. */
+static char *slot_text(gdl_ctx *ctx, const ground_t *G, uint32_t s)
+{
+  gdl_term f = TARG(ctx, G->atom[G->tprop[s]], 0);
+  size_t n = gdl_term_write(ctx, f, NULL, 0);
+  char *p = ctx_alloc(ctx, n + 1);
+  gdl_term_write(ctx, f, p, n + 1);
+  return p;
+}
+
 /* Whether one move may take group ig (useful) from value i to u while
  * group ih keeps value v. */
 static int edge_allows(build_t *b, uint32_t ig, uint32_t i, uint32_t u,
@@ -795,9 +806,28 @@ static pdb_t *pattern_db(build_t *b, groups_t *D, uint32_t p,
     return NULL;
   }
   if (b->cache) {
-    int cached = 0;
-    if (!pdb_cache_solve(ctx, T, until, b->cache, &cached, D->cache_why,
-                         sizeof D->cache_why)) {
+    int cached = 0, done;
+    char ***names = ctx_alloc(ctx, (k + 1) * sizeof *names);
+    for (a = 0; a < k; a++) {  /* each value's fluent, "" for none */
+      uint32_t g = pg[a], n = D->lo[g + 1] - D->lo[g] + 1;
+      const uint32_t *cm = D->cm + D->lo[g] + g;
+      names[a] = ctx_alloc(ctx, (nv[a] + 1) * sizeof **names);
+      for (i = 0; i < n; i++)
+        if (cm[i] != NONE)
+          names[a][cm[i]] = i + 1 < n
+                                ? slot_text(ctx, b->G, D->slot[D->lo[g] + i])
+                                : ctx_alloc(ctx, 1);
+    }
+    done = pdb_cache_solve(ctx, T, until, b->cache,
+                           (const char *const *const *)names, &cached,
+                           D->cache_why, sizeof D->cache_why);
+    for (a = 0; a < k; a++) {
+      for (i = 0; i < nv[a]; i++)
+        ctx_free(ctx, names[a][i]);
+      ctx_free(ctx, names[a]);
+    }
+    ctx_free(ctx, names);
+    if (!done) {
       pdb_free(ctx, T);
       return NULL;
     }
@@ -809,8 +839,17 @@ static pdb_t *pattern_db(build_t *b, groups_t *D, uint32_t p,
   return T;
 }
 
-/* D's groups in patterns: in the order of their goal values' slots (so
- * that groups whose goals lie together share one), each pattern as many
+/* Whether the goal text x (NULL: none, last) comes before y. */
+static int text_before(const char *x, const char *y)
+{
+  return x && (!y || strcmp(x, y) < 0);
+}
+
+/* D's groups in patterns: in the order of their goal values' texts (so
+ * that groups whose goals lie together share one; the texts, not the
+ * slots, whose numbers follow the order of the description's terms, so
+ * that two starts of one puzzle get the same patterns, and share their
+ * tables through pdb_cache.c), each pattern as many
  * as fit `most` placements; each of two groups or more gets a database.
  * A pattern whose questions pass the work is built with what was
  * answered: unsure answers are "can", which only lowers its entries. */
@@ -818,7 +857,8 @@ static void patterns(build_t *b, groups_t *D, const uint32_t *duse,
                      uint64_t most)
 {
   gdl_ctx *ctx = b->ctx;
-  uint32_t ng = D->ng, *ord, *key, g, i, j, n = 0, np = 0;
+  uint32_t ng = D->ng, *ord, g, i, j, n = 0, np = 0;
+  char **key;
   uint64_t prod = 1;
   double until = ctx->deadline > 0
                      ? ctx_clock() + (ctx->deadline - ctx_clock()) / 4
@@ -831,11 +871,18 @@ static void patterns(build_t *b, groups_t *D, const uint32_t *duse,
   D->inpat = ctx_alloc(ctx, (ng + 1) * sizeof *D->inpat);
   for (g = 0; g < ng; g++) {
     uint32_t sz = D->lo[g + 1] - D->lo[g];
-    key[g] = NONE;
+    key[g] = NULL;
     for (i = 0; i < sz; i++)
-      if (D->dist[D->lo[g] + g + i] == 0 && D->slot[D->lo[g] + i] < key[g])
-        key[g] = D->slot[D->lo[g] + i];
-    for (j = n; j > 0 && key[ord[j - 1]] > key[g]; j--)
+      if (D->dist[D->lo[g] + g + i] == 0) {
+        char *t = slot_text(ctx, b->G, D->slot[D->lo[g] + i]);
+        if (text_before(t, key[g])) {
+          ctx_free(ctx, key[g]);
+          key[g] = t;
+        } else {
+          ctx_free(ctx, t);
+        }
+      }
+    for (j = n; j > 0 && text_before(key[g], key[ord[j - 1]]); j--)
       ord[j] = ord[j - 1];
     ord[j] = g;
     n++;
@@ -871,6 +918,8 @@ static void patterns(build_t *b, groups_t *D, const uint32_t *duse,
     for (j = D->pat_lo[i]; j < D->pat_lo[i + 1]; j++)
       D->inpat[D->pat_g[j]] = 1;
   kern_unfix(b->X);
+  for (g = 0; g < ng; g++)
+    ctx_free(ctx, key[g]);
   ctx_free(ctx, ord);
   ctx_free(ctx, key);
 }

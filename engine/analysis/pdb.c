@@ -16,6 +16,7 @@
  * moves needed, and PDB_NONE where none reaches one (a dead end).
  * doc/solving.md ("Pattern databases") has the argument.
  */
+#include <stdlib.h>
 #include <string.h>
 
 #include "analysis/analysis.h"
@@ -198,36 +199,113 @@ static size_t put(uint8_t *out, size_t at, uint64_t x, unsigned n)
   return at + n;
 }
 
-/* The abstract game, bytes: the groups, each one's values, its goal
- * values (a byte each), its edges (from, to, and the mask of each group
- * of the pattern), in the order given; `out` NULL: only the length. */
-static size_t key_bytes(const pdb_t *T, uint8_t *out)
+static int by_u64(const void *a, const void *b)
+{
+  uint64_t x = *(const uint64_t *)a, y = *(const uint64_t *)b;
+  return x < y ? -1 : x > y;
+}
+
+/* Mask m of group h's values (bits) in the numbering vpos[h]. */
+static uint64_t relabel_mask(const pdb_t *T, uint32_t *const *vpos,
+                             uint32_t h, uint64_t m)
+{
+  uint64_t r = 0;
+  uint32_t v;
+  for (v = 0; v < T->nv[h]; v++)
+    if (m >> v & 1)
+      r |= 1ull << vpos[h][v];
+  return r;
+}
+
+/* The abstract game in the numbering given (group g is the gpos[g]-th,
+ * its value v the vpos[g][v]-th), as bytes: the groups, each one's
+ * values, its goal values (a byte each), its edges sorted by their
+ * values (from, to, and the mask of each group); `out` NULL: only the
+ * length.  Masks hold only bits of values (pdb_solve reads no other). */
+static size_t key_bytes(gdl_ctx *ctx, const pdb_t *T, const uint32_t *gpos,
+                        uint32_t *const *vpos, uint8_t *out)
 {
   size_t at = 0;
-  uint32_t g, v, i, h;
+  uint32_t c, g, v, i, h, inv[MAXV], vinv[MAXV];
+  for (g = 0; g < T->ng; g++)
+    inv[gpos[g]] = g;
   at = put(out, at, T->ng, 4);
-  for (g = 0; g < T->ng; g++) {
+  for (c = 0; c < T->ng; c++) {
+    uint64_t *ord;
+    g = inv[c];
+    ord = ctx_alloc(ctx, (T->ne[g] + 1) * sizeof *ord);
+    for (v = 0; v < T->nv[g]; v++)
+      vinv[vpos[g][v]] = v;
     at = put(out, at, T->nv[g], 4);
     for (v = 0; v < T->nv[g]; v++)
-      at = put(out, at, T->goal[g][v], 1);
+      at = put(out, at, T->goal[g][vinv[v]], 1);
     at = put(out, at, T->ne[g], 4);
+    for (i = 0; i < T->ne[g]; i++)
+      ord[i] = (uint64_t)(vpos[g][T->edge[g][i].from] * MAXV +
+                          vpos[g][T->edge[g][i].to]) << 32 | i;
+    qsort(ord, T->ne[g], sizeof *ord, by_u64);
     for (i = 0; i < T->ne[g]; i++) {
-      at = put(out, at, T->edge[g][i].from, 4);
-      at = put(out, at, T->edge[g][i].to, 4);
+      const pedge_t *e = &T->edge[g][(uint32_t)ord[i]];
+      at = put(out, at, vpos[g][e->from], 4);
+      at = put(out, at, vpos[g][e->to], 4);
       for (h = 0; h < T->ng; h++)
-        at = put(out, at, T->edge[g][i].mask[h], 8);
+        at = put(out, at, relabel_mask(T, vpos, inv[h], e->mask[inv[h]]), 8);
     }
+    ctx_free(ctx, ord);
   }
   return at;
 }
 
-uint8_t *pdb_key(gdl_ctx *ctx, const pdb_t *T, size_t *len)
+uint8_t *pdb_key(gdl_ctx *ctx, const pdb_t *T, const uint32_t *gpos,
+                 uint32_t *const *vpos, size_t *len)
 {
   uint8_t *k;
-  *len = key_bytes(T, NULL);
+  *len = key_bytes(ctx, T, gpos, vpos, NULL);
   k = ctx_alloc(ctx, *len + 1);
-  key_bytes(T, k);
+  key_bytes(ctx, T, gpos, vpos, k);
   return k;
+}
+
+void pdb_relabel(const pdb_t *T, const uint32_t *gpos, uint32_t *const *vpos,
+                 const uint8_t *src, uint8_t *dst, int to_new)
+{
+  uint64_t w[MAXV], r = 1, x, y = 0;
+  uint32_t v[MAXV], g, c, inv[MAXV];
+  for (g = 0; g < T->ng; g++)
+    inv[gpos[g]] = g;
+  for (c = T->ng; c-- > 0;) {  /* the new numbering's weights */
+    w[inv[c]] = r;
+    r *= T->nv[inv[c]];
+  }
+  for (g = 0; g < T->ng; g++) {
+    v[g] = 0;
+    y += vpos[g][0] * w[g];
+  }
+  for (x = 0; x < T->n; x++) { /* x's values v, counted up; y: the same */
+    if (to_new)                /* placement in the new numbering */
+      dst[y] = src[x];
+    else
+      dst[x] = src[y];
+    for (g = T->ng; g-- > 0;) {
+      y -= vpos[g][v[g]] * w[g];
+      if (++v[g] < T->nv[g]) {
+        y += vpos[g][v[g]] * w[g];
+        break;
+      }
+      v[g] = 0;
+      y += vpos[g][0] * w[g];
+    }
+  }
+}
+
+uint32_t pdb_groups(const pdb_t *T)
+{
+  return T->ng;
+}
+
+uint32_t pdb_values(const pdb_t *T, uint32_t g)
+{
+  return T->nv[g];
 }
 
 const uint8_t *pdb_table(const pdb_t *T)

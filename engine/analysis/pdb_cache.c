@@ -172,35 +172,140 @@ static int write_table(gdl_ctx *ctx, const char *dir, const char *path,
   return rc;
 }
 
-int pdb_cache_solve(gdl_ctx *ctx, pdb_t *T, double until, const char *dir,
-                    int *cached, char *why, size_t wn)
+/* A numbering of T's groups and values (gpos, vpos: see pdb_key) by
+ * their names: each group's values in the order of their names, the
+ * groups in that of their names so sorted (as lists of strings, a
+ * shorter list first where one begins the other).  0 where two names of
+ * a group, or two groups' lists, are the same: no such order. */
+static int name_order(const pdb_t *T, const char *const *const *names,
+                      uint32_t *gpos, uint32_t **vpos, uint32_t **sorted)
 {
-  size_t kn, pn = strlen(dir) + 40;
-  uint8_t *k = pdb_key(ctx, T, &kn), *tab;
+  uint32_t ng = pdb_groups(T), a, b, v, j, *ord = gpos;
+  for (a = 0; a < ng; a++) {   /* sorted[a]: group a's values by name */
+    uint32_t n = pdb_values(T, a), *o = sorted[a];
+    for (v = 0; v < n; v++) {
+      for (j = v; j > 0 && strcmp(names[a][v], names[a][o[j - 1]]) < 0; j--)
+        o[j] = o[j - 1];
+      o[j] = v;
+    }
+    for (j = 0; j < n; j++) {
+      if (j > 0 && strcmp(names[a][o[j - 1]], names[a][o[j]]) == 0)
+        return 0;
+      vpos[a][o[j]] = j;
+    }
+  }
+  for (a = 0; a < ng; a++) {   /* ord: the groups by their lists */
+    for (j = a; j > 0; j--) {
+      uint32_t x = a, y = ord[j - 1], nx = pdb_values(T, x);
+      uint32_t ny = pdb_values(T, y), i;
+      int d = 0;
+      for (i = 0; i < nx && i < ny && d == 0; i++)
+        d = strcmp(names[x][sorted[x][i]], names[y][sorted[y][i]]);
+      if (d == 0)
+        d = nx < ny ? -1 : nx > ny;
+      if (d == 0)
+        return 0;
+      if (d > 0)
+        break;
+      ord[j] = ord[j - 1];
+    }
+    ord[j] = a;
+  }
+  for (b = 0; b < ng; b++)     /* ord is gpos's inverse: turned round */
+    sorted[0][b] = ord[b];
+  for (b = 0; b < ng; b++)
+    gpos[sorted[0][b]] = b;
+  return 1;
+}
+
+/* The key: the groups' names in the numbering (each group's count, then
+ * each name's length and bytes), then pdb_key's bytes; *len of them. */
+static uint8_t *full_key(gdl_ctx *ctx, const pdb_t *T,
+                         const char *const *const *names,
+                         const uint32_t *gpos, uint32_t *const *vpos,
+                         size_t *len)
+{
+  uint32_t ng = pdb_groups(T), c, a, v, j;
+  size_t kn, at = 0, nn = 0;
+  uint8_t *k = pdb_key(ctx, T, gpos, vpos, &kn), *out;
+  for (a = 0; a < ng; a++)
+    for (v = 0, nn += 4; v < pdb_values(T, a); v++)
+      nn += 4 + strlen(names[a][v]);
+  out = ctx_alloc(ctx, nn + kn + 1);
+  for (c = 0; c < ng; c++) {
+    for (a = 0; gpos[a] != c; a++)
+      ;
+    put(out + at, pdb_values(T, a), 4);
+    at += 4;
+    for (j = 0; j < pdb_values(T, a); j++) {
+      size_t n;
+      for (v = 0; vpos[a][v] != j; v++)
+        ;
+      n = strlen(names[a][v]);
+      put(out + at, n, 4);
+      memcpy(out + at + 4, names[a][v], n);
+      at += 4 + n;
+    }
+  }
+  memcpy(out + at, k, kn);
+  ctx_free(ctx, k);
+  *len = at + kn;
+  return out;
+}
+
+int pdb_cache_solve(gdl_ctx *ctx, pdb_t *T, double until, const char *dir,
+                    const char *const *const *names, int *cached, char *why,
+                    size_t wn)
+{
+  uint32_t ng = pdb_groups(T), a;
+  uint32_t *gpos = ctx_alloc(ctx, (ng + 1) * sizeof *gpos);
+  uint32_t **vpos = ctx_alloc(ctx, (ng + 1) * sizeof *vpos);
+  uint32_t **sorted = ctx_alloc(ctx, (ng + 1) * sizeof *sorted);
+  size_t kn = 0, pn = strlen(dir) + 40;
+  uint8_t *k = NULL, *tab = NULL, *canon = NULL;
   uint64_t n = pdb_size(T);
-  char *path = ctx_alloc(ctx, pn), reason[512];
-  int done = 1;
+  char *path = NULL, reason[512];
+  int done = 1, named;
   *cached = 0;
-  snprintf(path, pn, "%s/pdb-%016llx.tab", dir,
-           (unsigned long long)fnv(FNV_0, k, kn));
-  tab = n <= SIZE_MAX ? ctx_alloc(ctx, (size_t)n) : NULL;
-  if (tab && read_table(path, k, kn, tab, n)) {
+  for (a = 0; a < ng; a++) {
+    vpos[a] = ctx_alloc(ctx, (pdb_values(T, a) + 1) * sizeof **vpos);
+    sorted[a] = ctx_alloc(ctx, (pdb_values(T, a) + ng + 1) * sizeof **sorted);
+  }
+  named = n <= SIZE_MAX && name_order(T, names, gpos, vpos, sorted);
+  if (named) {
+    k = full_key(ctx, T, names, gpos, vpos, &kn);
+    path = ctx_alloc(ctx, pn);
+    snprintf(path, pn, "%s/pdb-%016llx.tab", dir,
+             (unsigned long long)fnv(FNV_0, k, kn));
+    canon = ctx_alloc(ctx, (size_t)n);
+  }
+  if (named && read_table(path, k, kn, canon, n)) {
+    tab = ctx_alloc(ctx, (size_t)n);
+    pdb_relabel(T, gpos, vpos, canon, tab, 0);
     pdb_adopt(ctx, T, tab);
     *cached = 1;
   } else {
-    ctx_free(ctx, tab);
     done = pdb_solve(ctx, T, until);
     reason[0] = 0;
-    if (done && make_dir(ctx, dir) != 0)
+    if (done && named && make_dir(ctx, dir) != 0) {
       snprintf(reason, sizeof reason, "cannot make directory %s: %s", dir,
                strerror(errno));
-    else if (done)
-      write_table(ctx, dir, path, k, kn, pdb_table(T), n, reason,
-                  sizeof reason);
+    } else if (done && named) {
+      pdb_relabel(T, gpos, vpos, pdb_table(T), canon, 1);
+      write_table(ctx, dir, path, k, kn, canon, n, reason, sizeof reason);
+    }
     if (reason[0] && wn > 0 && why[0] == 0)
       snprintf(why, wn, "%s", reason);
   }
+  for (a = 0; a < ng; a++) {
+    ctx_free(ctx, vpos[a]);
+    ctx_free(ctx, sorted[a]);
+  }
+  ctx_free(ctx, canon);
   ctx_free(ctx, path);
   ctx_free(ctx, k);
+  ctx_free(ctx, gpos);
+  ctx_free(ctx, vpos);
+  ctx_free(ctx, sorted);
   return done;
 }

@@ -4,12 +4,17 @@
  * later run whose abstract game is the same reads it instead of solving.
  *
  * Invariant: a table is read only for an abstract game whose key
- * (pdb_key: every group's values, goal values, edges and their masks,
- * the whole of what pdb_solve reads) is byte for byte the one stored in
- * the file, by a reader of the same format version (which names what
- * pdb_solve computes), and whose bytes have the checksum stored beside
- * them.  pdb_solve is a function of its key, so the table read is the
- * one it would have made.  The file's name is a hash of the key, only
+ * (each value's name, then pdb_key: every group's values, goal values,
+ * edges and their masks, the whole of what pdb_solve reads) is byte for
+ * byte the one stored in the file, by a reader of the same format
+ * version (which names what pdb_solve computes), and whose bytes have
+ * the checksum stored beside them.  The key and the stored table are in
+ * a numbering of their own, by the values' names (the fluents' texts),
+ * not the run's, which follows the order of the description's terms:
+ * renumbering makes an isomorphic game, whose breadth-first distances
+ * are the same placement for placement, so the table read and turned
+ * into the run's numbering is the one pdb_solve would have made.  The
+ * file's name is a hash of the key, only
  * to find it: a collision is a file whose key differs, solved again and
  * written over.  Files are written whole to a temporary name in DIR and
  * renamed, so a reader sees the old file or the new, never part of one.

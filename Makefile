@@ -204,7 +204,8 @@ check-web: web all
 # alone, tests/docs.sh --bless to write the documents anew), gdl fmt on
 # every file (tests/fmt.sh), KIF -> infix
 # -> KIF on every file (tests/roundtrip.sh), gdl-mpi beside one-process
-# bfs (tests/mpi.sh: skipped without mpirun and mpicc) and the
+# bfs (tests/mpi.sh: skipped without mpirun and mpicc), the pattern
+# databases kept between runs (tests/pdb_cache.sh) and the
 # differential playouts against SWI-Prolog on a
 # bounded sample, and the time limits on the slowest games to stop
 # (tests/limits.sh).  The corpus is read in place from ../shared/gdl-corpus.
@@ -261,6 +262,7 @@ check: all $(B)/check_gdl $(B)/web.o
 	GDL_MPI=$(B)/gdl-mpi tests/mpi.sh
 	tests/search.sh -j 2 puzzles/*.kif puzzles/*.hrf tests/stubborn/*.kif tests/wins/*.kif tests/counter/*.kif tests/budget/*.kif $(addprefix $(CORPUS)/single/,$(SEARCH_GAMES))
 	tests/values.sh
+	tests/pdb_cache.sh
 	tests/engines.sh -j 2 -k 2 -m 60 $(CORPUS)/single/*.kif $(CORPUS)/multi/*.kif $(CORPUS)/conformance/*.kif
 	tests/differential.sh -j 2 -k 2 -m 60 $(CORPUS)/single/*.kif $(CORPUS)/multi/*.kif $(CORPUS)/conformance/*.kif
 	tests/limits.sh -j 2 -c bench $(addprefix $(CORPUS)/,$(LIMIT_GAMES))
@@ -326,11 +328,13 @@ bench: all
 # encoding of puzzles/fifteen-puzzle-34.kif by tests/korf.sh), each solved
 # by KORF_ALGORITHM (default auto) within KORF_SECONDS; prints a table and
 # the totals (solved with the published optimal length, seconds, states).
+# The instances share their pattern databases through --pdb-cache
+# $(B)/korf-pdb (built by the first, read by the others).
 # Not part of check: up to 100 minutes.
 KORF_SECONDS ?= 60
 KORF_ALGORITHM ?= auto
 bench-korf: all
-	tests/korf.sh -s $(KORF_SECONDS) -a $(KORF_ALGORITHM)
+	tests/korf.sh -s $(KORF_SECONDS) -a $(KORF_ALGORITHM) -c $(B)/korf-pdb
 
 # gdl player against ggp-base's SampleMonteCarloGamer, hosted by
 # ggp-base's GameServer: PLAY_MATCHES of ticTacToe, connectFour and

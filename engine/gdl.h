@@ -434,6 +434,11 @@ typedef struct {
                               searches' estimate: 0 default, where the
                               groups allow; -1 not */
   uint64_t pdb_entries;    /* placements of a pattern at most (0: 2^20) */
+  const char *pdb_cache;   /* a directory (made if missing) the pattern
+                              databases are written to and read from
+                              where one of exactly the same abstract game
+                              was written before (doc/solving.md,
+                              "Pattern databases"); NULL: none */
 } gdl_solve_opts;
 
 typedef enum { GDL_SOLVED, GDL_UNSOLVABLE, GDL_LIMIT } gdl_solve_status;
@@ -474,6 +479,11 @@ typedef struct {
   uint32_t patterns;       /* pattern databases in the estimate (0: none;
                               pdb.c), */
   uint64_t pattern_entries;  /* ... their placements in all */
+  uint32_t patterns_cached;  /* ... of them, those read from
+                              opts.pdb_cache, not built */
+  char pdb_cache_warning[256];  /* why a table could not be written to
+                              opts.pdb_cache (one line; the solve went
+                              on without it), or "" */
   uint32_t counter;        /* fluents of a step counter left out of the
                               stored states (0: none) */
   size_t shortened_from;   /* the length of the plan found before it was

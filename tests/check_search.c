@@ -859,7 +859,9 @@ static const struct {
   uint32_t patterns;           /* pattern databases of at most 1M */
   unsigned pdb_estimate;       /* ... placements, and the estimate */
 } grouped[] = {
-  { "puzzles/eight-puzzle-31.kif", 31, 8, 21, 2, 25 },
+  /* (patterns cut in the order of the goal fluents' texts: tiles 1-6
+   * and 7-8; 25 where they followed the slots' numbers) */
+  { "puzzles/eight-puzzle-31.kif", 31, 8, 21, 2, 23 },
   { "puzzles/fifteen-puzzle-34.kif", 34, 15, 30, 3, 30 },
   /* the same start written as (tile T R C) and (blank R C), (slide T)
    * moves, a step counter: the same 15 groups; no pattern database, as
@@ -938,6 +940,155 @@ static uint32_t set_find(stateset *S, const uint32_t *w, int add)
   return S->n - 1;
 }
 
+/* A small abstract game for the pattern database cache: three groups of
+ * four values in a line 0-1-2-3 (moves both ways), group g's moves out
+ * of value 0 allowed only where group g-1 is at 0 or 1; the goal all 0.
+ * Variant 1: group 2's goal is 3; 2: one mask one value wider; 3: one
+ * edge more (0 to 2); 4: group 0 of three values.  `turn` 1 (variant 0
+ * only): the same game numbered the other way round, group g as 2 - g
+ * and value v as 3 - v. */
+#define TG(g) (turn ? 2 - (g) : (g))
+#define TV(v) (turn ? 3 - (v) : (v))
+static pdb_t *cache_game(gdl_ctx *ctx, int variant, int turn)
+{
+  uint32_t nv[3] = { variant == 4 ? 3 : 4, 4, 4 }, g, v;
+  uint64_t mask[3];
+  pdb_t *T = pdb_open(ctx, 3, nv, 1000);
+  ck_assert_ptr_nonnull(T);
+  for (g = 0; g < 3; g++) {
+    pdb_goal(T, TG(g), TV(variant == 1 && g == 2 ? 3 : 0));
+    for (v = 0; v + 1 < nv[g]; v++) {
+      mask[0] = mask[1] = mask[2] = ~0ull;
+      if (v == 0 && g > 0)     /* group g-1 at 0 or 1 (or 2) */
+        mask[TG(g - 1)] = (1ull << TV(0)) | (1ull << TV(1)) |
+                          (variant == 2 && g == 2 ? 1ull << TV(2) : 0);
+      pdb_edge(ctx, T, TG(g), TV(v), TV(v + 1), mask);
+      mask[0] = mask[1] = mask[2] = ~0ull;
+      pdb_edge(ctx, T, TG(g), TV(v + 1), TV(v), mask);
+    }
+    if (variant == 3 && g == 1)
+      pdb_edge(ctx, T, TG(g), TV(0), TV(2), mask);
+  }
+  return T;
+}
+#undef TG
+#undef TV
+
+/* Names of cache_game's values: group g's value v "g:v" (turned
+ * round: `turn` 1 numbers the groups and the values the other way, as
+ * another description's terms might). */
+static const char *const *const *cache_names(int turn)
+{
+  static char text[3][4][8];
+  static const char *row[3][4], *const *names[3];
+  uint32_t g, v;
+  for (g = 0; g < 3; g++) {
+    for (v = 0; v < 4; v++) {
+      snprintf(text[g][v], sizeof text[g][v], "%u:%u", turn ? 2 - g : g,
+               turn ? 3 - v : v);
+      row[g][v] = text[g][v];
+    }
+    names[g] = row[g];
+  }
+  return names;
+}
+
+/* The table of T as pdb_solve makes it equals that of R, entry by entry. */
+static void same_table(const pdb_t *T, const pdb_t *R)
+{
+  ck_assert_uint_eq(pdb_size(T), pdb_size(R));
+  ck_assert_ptr_nonnull(pdb_table(T));
+  ck_assert_mem_eq(pdb_table(T), pdb_table(R), (size_t)pdb_size(T));
+}
+
+/* --pdb-cache (pdb_cache.c): a table written is read back by a game of
+ * the same key only, equal to what pdb_solve makes; each variant (other
+ * goal, mask, edges, values) is solved, not read; a file of another's
+ * key under this one's name is not trusted; a directory that cannot be
+ * made says why and the table is still solved; no memory is kept. */
+START_TEST(test_pdb_cache)
+{
+  gdl_ctx *ctx = gdl_new();
+  char dir[] = "/tmp/gdl-pdb-cache-XXXXXX", sub[64], bad[64], cmd[160];
+  char why[256] = "";
+  size_t used0;
+  int variant, cached;
+  FILE *f;
+  ck_assert_ptr_nonnull(mkdtemp(dir));
+  snprintf(sub, sizeof sub, "%s/a/b", dir);   /* made, with its parent */
+  used0 = ctx->used;
+  for (variant = 0; variant <= 4; variant++) {
+    pdb_t *R = cache_game(ctx, variant, 0), *T;
+    ck_assert(pdb_solve(ctx, R, 0));
+    T = cache_game(ctx, variant, 0);
+    ck_assert(pdb_cache_solve(ctx, T, 0, sub, cache_names(0), &cached, why,
+                            sizeof why));
+    ck_assert_msg(!cached, "variant %d read another's table", variant);
+    same_table(T, R);
+    pdb_free(ctx, T);
+    T = cache_game(ctx, variant, 0);
+    ck_assert(pdb_cache_solve(ctx, T, 0, sub, cache_names(0), &cached, why,
+                            sizeof why));
+    ck_assert_msg(cached, "variant %d not read back", variant);
+    same_table(T, R);
+    pdb_free(ctx, T);
+    pdb_free(ctx, R);
+  }
+  ck_assert_str_eq(why, "");
+  /* variant 0 numbered the other way, its values named so: the same
+   * game, whose table is read and turned into its numbering */
+  {
+    pdb_t *R = cache_game(ctx, 0, 1), *T = cache_game(ctx, 0, 1);
+    ck_assert(pdb_solve(ctx, R, 0));
+    ck_assert(pdb_cache_solve(ctx, T, 0, sub, cache_names(1), &cached, why,
+                              sizeof why));
+    ck_assert_msg(cached, "the game numbered the other way not read");
+    same_table(T, R);
+    pdb_free(ctx, T);
+    /* ... but named as the first numbering, it is another game */
+    T = cache_game(ctx, 0, 1);
+    ck_assert(pdb_cache_solve(ctx, T, 0, sub, cache_names(0), &cached, why,
+                              sizeof why));
+    ck_assert(!cached);
+    same_table(T, R);
+    pdb_free(ctx, T);
+    pdb_free(ctx, R);
+  }
+  /* every file renamed to another's name: none is trusted */
+  snprintf(cmd, sizeof cmd, "cd %s && set -- pdb-*.tab && [ $# = 6 ] && "
+           "t=$1 && shift && for f; do mv $f $t; t=$f; done", sub);
+  ck_assert_int_eq(system(cmd), 0);
+  for (variant = 0; variant <= 4; variant++) {
+    pdb_t *T = cache_game(ctx, variant, 0);
+    ck_assert(pdb_cache_solve(ctx, T, 0, sub, cache_names(0), &cached, why,
+                            sizeof why));
+    ck_assert_msg(!cached, "variant %d read a file of another key", variant);
+    pdb_free(ctx, T);
+  }
+  /* a directory under a regular file */
+  snprintf(bad, sizeof bad, "%s/file", dir);
+  f = fopen(bad, "w");
+  ck_assert_ptr_nonnull(f);
+  fclose(f);
+  snprintf(bad, sizeof bad, "%s/file/c", dir);
+  {
+    pdb_t *R = cache_game(ctx, 0, 0), *T = cache_game(ctx, 0, 0);
+    ck_assert(pdb_solve(ctx, R, 0));
+    ck_assert(pdb_cache_solve(ctx, T, 0, bad, cache_names(0), &cached, why,
+                            sizeof why));
+    ck_assert(!cached);
+    same_table(T, R);
+    ck_assert_msg(strstr(why, bad) && !strchr(why, '\n'), "why: %s", why);
+    pdb_free(ctx, T);
+    pdb_free(ctx, R);
+  }
+  ck_assert_uint_eq(ctx->used, used0);
+  snprintf(cmd, sizeof cmd, "rm -rf %s", dir);
+  ck_assert_int_eq(system(cmd), 0);
+  gdl_free(ctx);
+}
+END_TEST
+
 /* The pattern databases (pdb.c) over the 8-puzzle's groups never say
  * more than the moves still needed (and a state's groups' values read
  * from its parent's are those read in full): every one of the 181,440 states
@@ -972,7 +1123,7 @@ START_TEST(test_pdb_admissible)
   memset(&an, 0, sizeof an);
   ck_assert_int_eq(gdl_initial(ctx, &s), GDL_OK);
   ck_assert(ground_state_bits(ctx, &s, w));
-  D = groups_get(ctx, &an, w, 1u << 20);
+  D = groups_get(ctx, &an, w, 1u << 20, NULL);
   ck_assert_ptr_nonnull(D);
   ck_assert_uint_eq(groups_patterns(D, &entries), 2);
   ck_assert_uint_gt(entries, 0);
@@ -1779,6 +1930,10 @@ Suite *search_suite(void)
 
   tc = tcase_create("table");
   tcase_add_test(tc, test_algorithm_table);
+  suite_add_tcase(s, tc);
+
+  tc = tcase_create("pdb_cache");
+  tcase_add_test(tc, test_pdb_cache);
   suite_add_tcase(s, tc);
   return s;
 }

@@ -6,19 +6,27 @@
 # solved by gdl with a time limit; prints a table (markdown) of each
 # instance's outcome and the totals: solved with the published optimal
 # length, time and states.  Not in make check: `make bench-korf`.
+# The instances share their rules and goal, so their pattern databases
+# are the same: they are kept in DIR (--pdb-cache; default build/korf-pdb
+# beside the repository's gdl, -c '' for none), built by the first
+# instance and read by the others (the seconds of the first include the
+# build, of the others the read).
 #
-#   tests/korf.sh [-s SECONDS] [-a ALGORITHM] [-o OPTIONS] [FIRST [LAST]]
+#   tests/korf.sh [-s SECONDS] [-a ALGORITHM] [-o OPTIONS] [-c DIR]
+#                 [FIRST [LAST]]
 GDL=${GDL:-build/gdl}
 T=60; A=auto; O=
-while getopts s:a:o: o; do
+here=$(dirname "$0")
+C=$here/../build/korf-pdb
+while getopts s:a:o:c: o; do
   case $o in
-    s) T=$OPTARG;; a) A=$OPTARG;; o) O=$OPTARG;;
+    s) T=$OPTARG;; a) A=$OPTARG;; o) O=$OPTARG;; c) C=$OPTARG;;
     *) exit 2;;
   esac
 done
 shift $((OPTIND - 1))
 FIRST=${1:-1}; LAST=${2:-${1:-100}}
-here=$(dirname "$0")
+[ -n "$C" ] && O="$O --pdb-cache $C"
 rules="$here/../puzzles/fifteen-puzzle-34.kif"
 tmp=$(mktemp -d)
 [ -n "$KORF_KEEP" ] && tmp=$KORF_KEEP && mkdir -p "$tmp" || trap 'rm -rf "$tmp"' EXIT

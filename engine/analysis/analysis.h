@@ -225,14 +225,16 @@ int bud_dead(bud_t *B, est_t *E, const uint32_t *w);
  * never exceeds the moves still needed). */
 /* The groups of the grounded network (E its estimator, one role), proven
  * from state `start` (bits), or NULL where none helps; with pattern
- * databases of at most `most` placements each over them (0: none). */
+ * databases of at most `most` placements each over them (0: none),
+ * read from and written to directory `cache` (pdb_cache.c; NULL or "":
+ * solved each time). */
 groups_t *groups_build(gdl_ctx *ctx, est_t *E, const uint32_t *start,
-                       uint64_t most);
+                       uint64_t most, const char *cache);
 void groups_free(gdl_ctx *ctx, groups_t *D);
 /* A's groups, proven at A's first call, with A's estimator, from state
  * `start` of that call. */
 groups_t *groups_get(gdl_ctx *ctx, analyses_t *A, const uint32_t *start,
-                     uint64_t most);
+                     uint64_t most, const char *cache);
 /* 1 when every group proven holds in state w: a start the sum speaks
  * of. */
 int groups_hold(const groups_t *D, const uint32_t *w);
@@ -240,6 +242,9 @@ int groups_hold(const groups_t *D, const uint32_t *w);
 uint32_t groups_count(const groups_t *D);
 /* The pattern databases (0 for NULL), their placements into *entries. */
 uint32_t groups_patterns(const groups_t *D, uint64_t *entries);
+/* Of them, those read from the cache (0 for NULL); *why: why a table
+ * could not be written to it (one line), or NULL. */
+uint32_t groups_cached(const groups_t *D, const char **why);
 /* The sum of state w's distances, or EST_DEAD where one is infinite;
  * read only, so threads share D. */
 uint32_t groups_sum(const groups_t *D, const uint32_t *w);
@@ -274,6 +279,43 @@ uint32_t pdb_value(const pdb_t *T, const uint32_t *v);
 /* Its placements (0 for NULL). */
 uint64_t pdb_size(const pdb_t *T);
 void pdb_free(gdl_ctx *ctx, pdb_t *T);
+/* Its groups, and group g's values. */
+uint32_t pdb_groups(const pdb_t *T);
+uint32_t pdb_values(const pdb_t *T, uint32_t g);
+/* The abstract game as bytes (*len of them; the caller's to free), in
+ * another numbering: group g the gpos[g]-th, its value v the
+ * vpos[g][v]-th (permutations).  The whole of what pdb_solve reads, so
+ * two games of equal keys, in any numberings, have the same table in
+ * theirs (pdb_cache.c keys its files by it). */
+uint8_t *pdb_key(gdl_ctx *ctx, const pdb_t *T, const uint32_t *gpos,
+                 uint32_t *const *vpos, size_t *len);
+/* A table of T's placements, src, into dst in that other numbering
+ * (to_new 1), or back (0). */
+void pdb_relabel(const pdb_t *T, const uint32_t *gpos, uint32_t *const *vpos,
+                 const uint8_t *src, uint8_t *dst, int to_new);
+/* Its table, a byte a placement (NULL: not solved). */
+const uint8_t *pdb_table(const pdb_t *T);
+/* Takes tab (pdb_size bytes, from ctx_alloc) as its table: one pdb_solve
+ * made of an abstract game of the same key. */
+void pdb_adopt(gdl_ctx *ctx, pdb_t *T, uint8_t *tab);
+
+/* ---- pattern databases kept between runs (pdb_cache.c) ---------------- */
+
+/* T's table: read from directory dir where a file there holds that of
+ * an abstract game of T's key (*cached 1), else solved (pdb_solve) and
+ * written there (created if missing) for a later run.  Its key is taken
+ * in a numbering of its own: group a's value v is named names[a][v]
+ * (the fluent's text; "" for none), the values in the order of their
+ * names and the groups in that of their names' lists, so that puzzles
+ * whose terms are numbered in another order (other starts) share the
+ * table; where two names, or two groups' lists, are the same it is only
+ * solved.  Returns what pdb_solve would (0: past `until`).  A file that
+ * does not match (other key, version, size or checksum) is solved again;
+ * where dir cannot be written, why[] (wn bytes) gets a one-line reason,
+ * if still empty, and the table is only solved. */
+int pdb_cache_solve(gdl_ctx *ctx, pdb_t *T, double until, const char *dir,
+                    const char *const *const *names, int *cached, char *why,
+                    size_t wn);
 
 /* ---- partial-order reduction (stubborn.c) ----------------------------- */
 

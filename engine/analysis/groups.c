@@ -43,6 +43,8 @@ struct groups {
   pdb_t **pat;
   uint32_t *pat_lo, *pat_g;    /* pattern p: groups pat_g[pat_lo[p] ..) */
   uint32_t *inpat;             /* per group: 1 where a pattern has it */
+  uint32_t ncached;            /* patterns read from the cache */
+  char cache_why[256];         /* why the cache could not be written, or "" */
 };
 
 typedef struct {
@@ -74,6 +76,8 @@ typedef struct {
   uint8_t *conf;               /* nu rows: one move changes both */
   uint32_t *wt, *d0;           /* per useful group: weight, the start's
                                   distance (infinite: 1 << 20) */
+  const char *cache;           /* the tables' directory (pdb_cache.c), or
+                                  NULL */
 } build_t;
 
 /* A literal: proposition p wanted true (v 1) or false (v 0). */
@@ -754,6 +758,17 @@ static groups_t *groups_made(build_t *b, const uint8_t *best,
 
 /* ---- 5. pattern databases (pdb.c) ------------------------------------- */
 
+/* The KIF text of fluent slot s (one a rule reads with `true`: a
+ * group's), from ctx_alloc. */
+static char *slot_text(gdl_ctx *ctx, const ground_t *G, uint32_t s)
+{
+  gdl_term f = TARG(ctx, G->atom[G->tprop[s]], 0);
+  size_t n = gdl_term_write(ctx, f, NULL, 0);
+  char *p = ctx_alloc(ctx, n + 1);
+  gdl_term_write(ctx, f, p, n + 1);
+  return p;
+}
+
 /* Whether one move may take group ig (useful) from value i to u while
  * group ih keeps value v. */
 static int edge_allows(build_t *b, uint32_t ig, uint32_t i, uint32_t u,
@@ -814,15 +829,55 @@ static pdb_t *pattern_db(build_t *b, groups_t *D, uint32_t p,
   }
   /* no move of one group held back by another's value: the table would
    * be the groups' distances summed, which they are without it */
-  if (!restricted || !pdb_solve(ctx, T, until)) {
+  if (!restricted) {
+    pdb_free(ctx, T);
+    return NULL;
+  }
+  if (b->cache) {
+    int cached = 0, done;
+    char ***names = ctx_alloc(ctx, (k + 1) * sizeof *names);
+    for (a = 0; a < k; a++) {  /* each value's fluent, "" for none */
+      uint32_t g = pg[a], n = D->lo[g + 1] - D->lo[g] + 1;
+      const uint32_t *cm = D->cm + D->lo[g] + g;
+      names[a] = ctx_alloc(ctx, (nv[a] + 1) * sizeof **names);
+      for (i = 0; i < n; i++)
+        if (cm[i] != NONE)
+          names[a][cm[i]] = i + 1 < n
+                                ? slot_text(ctx, b->G, D->slot[D->lo[g] + i])
+                                : ctx_alloc(ctx, 1);
+    }
+    done = pdb_cache_solve(ctx, T, until, b->cache,
+                           (const char *const *const *)names, &cached,
+                           D->cache_why, sizeof D->cache_why);
+    for (a = 0; a < k; a++) {
+      for (i = 0; i < nv[a]; i++)
+        ctx_free(ctx, names[a][i]);
+      ctx_free(ctx, names[a]);
+    }
+    ctx_free(ctx, names);
+    if (!done) {
+      pdb_free(ctx, T);
+      return NULL;
+    }
+    D->ncached += cached;
+  } else if (!pdb_solve(ctx, T, until)) {
     pdb_free(ctx, T);
     return NULL;
   }
   return T;
 }
 
-/* D's groups in patterns: in the order of their goal values' slots (so
- * that groups whose goals lie together share one), each pattern as many
+/* Whether the goal text x (NULL: none, last) comes before y. */
+static int text_before(const char *x, const char *y)
+{
+  return x && (!y || strcmp(x, y) < 0);
+}
+
+/* D's groups in patterns: in the order of their goal values' texts (so
+ * that groups whose goals lie together share one; the texts, not the
+ * slots, whose numbers follow the order of the description's terms, so
+ * that two starts of one puzzle get the same patterns, and share their
+ * tables through pdb_cache.c), each pattern as many
  * as fit `most` placements; each of two groups or more gets a database.
  * A pattern whose questions pass the work is built with what was
  * answered: unsure answers are "can", which only lowers its entries. */
@@ -830,7 +885,8 @@ static void patterns(build_t *b, groups_t *D, const uint32_t *duse,
                      uint64_t most)
 {
   gdl_ctx *ctx = b->ctx;
-  uint32_t ng = D->ng, *ord, *key, g, i, j, n = 0, np = 0;
+  uint32_t ng = D->ng, *ord, g, i, j, n = 0, np = 0;
+  char **key;
   uint64_t prod = 1;
   double until = ctx->deadline > 0
                      ? ctx_clock() + (ctx->deadline - ctx_clock()) / 4
@@ -843,11 +899,18 @@ static void patterns(build_t *b, groups_t *D, const uint32_t *duse,
   D->inpat = ctx_alloc(ctx, (ng + 1) * sizeof *D->inpat);
   for (g = 0; g < ng; g++) {
     uint32_t sz = D->lo[g + 1] - D->lo[g];
-    key[g] = NONE;
+    key[g] = NULL;
     for (i = 0; i < sz; i++)
-      if (D->dist[D->lo[g] + g + i] == 0 && D->slot[D->lo[g] + i] < key[g])
-        key[g] = D->slot[D->lo[g] + i];
-    for (j = n; j > 0 && key[ord[j - 1]] > key[g]; j--)
+      if (D->dist[D->lo[g] + g + i] == 0) {
+        char *t = slot_text(ctx, b->G, D->slot[D->lo[g] + i]);
+        if (text_before(t, key[g])) {
+          ctx_free(ctx, key[g]);
+          key[g] = t;
+        } else {
+          ctx_free(ctx, t);
+        }
+      }
+    for (j = n; j > 0 && text_before(key[g], key[ord[j - 1]]); j--)
       ord[j] = ord[j - 1];
     ord[j] = g;
     n++;
@@ -883,6 +946,8 @@ static void patterns(build_t *b, groups_t *D, const uint32_t *duse,
     for (j = D->pat_lo[i]; j < D->pat_lo[i + 1]; j++)
       D->inpat[D->pat_g[j]] = 1;
   kern_unfix(b->X);
+  for (g = 0; g < ng; g++)
+    ctx_free(ctx, key[g]);
   ctx_free(ctx, ord);
   ctx_free(ctx, key);
 }
@@ -919,7 +984,7 @@ static void build_free(build_t *b)
 }
 
 groups_t *groups_build(gdl_ctx *ctx, est_t *E, const uint32_t *start,
-                       uint64_t most)
+                       uint64_t most, const char *cache)
 {
   ground_t *G = ctx->ground;
   build_t b;
@@ -933,6 +998,7 @@ groups_t *groups_build(gdl_ctx *ctx, est_t *E, const uint32_t *start,
   b.E = E;
   b.G = G;
   b.on = NONE;
+  b.cache = cache && cache[0] ? cache : NULL;
   b.nm = est_moves(E);
   b.does = ctx_alloc(ctx, (b.nm + 1) * sizeof *b.does);
   b.legal = ctx_alloc(ctx, (b.nm + 1) * sizeof *b.legal);
@@ -996,7 +1062,7 @@ void groups_free(gdl_ctx *ctx, groups_t *D)
 }
 
 groups_t *groups_get(gdl_ctx *ctx, analyses_t *A, const uint32_t *start,
-                     uint64_t most)
+                     uint64_t most, const char *cache)
 {
   if (!A->groups_tried) {
     /* (a search that throws puts its own deadline back) */
@@ -1004,7 +1070,7 @@ groups_t *groups_get(gdl_ctx *ctx, analyses_t *A, const uint32_t *start,
     est_t *E = est_get(ctx, A);
     if (A->deadline > 0 && d > 0 && A->deadline > d)
       ctx->deadline = A->deadline;
-    A->groups = groups_build(ctx, E, start, most);
+    A->groups = groups_build(ctx, E, start, most, cache);
     A->groups_tried = 1;
     if (d > 0) {               /* the search's share starts again after */
       double late = d + (ctx_clock() - t);
@@ -1029,6 +1095,12 @@ int groups_hold(const groups_t *D, const uint32_t *w)
 uint32_t groups_count(const groups_t *D)
 {
   return D ? D->ng : 0;
+}
+
+uint32_t groups_cached(const groups_t *D, const char **why)
+{
+  *why = D && D->cache_why[0] ? D->cache_why : NULL;
+  return D ? D->ncached : 0;
 }
 
 uint32_t groups_patterns(const groups_t *D, uint64_t *entries)

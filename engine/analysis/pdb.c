@@ -16,6 +16,7 @@
  * moves needed, and PDB_NONE where none reaches one (a dead end).
  * doc/solving.md ("Pattern databases") has the argument.
  */
+#include <stdlib.h>
 #include <string.h>
 
 #include "analysis/analysis.h"
@@ -186,6 +187,141 @@ uint32_t pdb_value(const pdb_t *T, const uint32_t *v)
   for (g = 0; g < T->ng; g++)
     x += v[g] * T->radix[g];
   return T->tab[x] == PDB_NONE ? EST_DEAD : T->tab[x];
+}
+
+/* Appends the n low bytes of x, least significant first. */
+static size_t put(uint8_t *out, size_t at, uint64_t x, unsigned n)
+{
+  unsigned i;
+  for (i = 0; i < n; i++)
+    if (out)
+      out[at + i] = (uint8_t)(x >> (8 * i));
+  return at + n;
+}
+
+static int by_u64(const void *a, const void *b)
+{
+  uint64_t x = *(const uint64_t *)a, y = *(const uint64_t *)b;
+  return x < y ? -1 : x > y;
+}
+
+/* Mask m of group h's values (bits) in the numbering vpos[h]. */
+static uint64_t relabel_mask(const pdb_t *T, uint32_t *const *vpos,
+                             uint32_t h, uint64_t m)
+{
+  uint64_t r = 0;
+  uint32_t v;
+  for (v = 0; v < T->nv[h]; v++)
+    if (m >> v & 1)
+      r |= 1ull << vpos[h][v];
+  return r;
+}
+
+/* The abstract game in the numbering given (group g is the gpos[g]-th,
+ * its value v the vpos[g][v]-th), as bytes: the groups, each one's
+ * values, its goal values (a byte each), its edges sorted by their
+ * values (from, to, and the mask of each group); `out` NULL: only the
+ * length.  Masks hold only bits of values (pdb_solve reads no other). */
+static size_t key_bytes(gdl_ctx *ctx, const pdb_t *T, const uint32_t *gpos,
+                        uint32_t *const *vpos, uint8_t *out)
+{
+  size_t at = 0;
+  uint32_t c, g, v, i, h, inv[MAXV], vinv[MAXV];
+  for (g = 0; g < T->ng; g++)
+    inv[gpos[g]] = g;
+  at = put(out, at, T->ng, 4);
+  for (c = 0; c < T->ng; c++) {
+    uint64_t *ord;
+    g = inv[c];
+    ord = ctx_alloc(ctx, (T->ne[g] + 1) * sizeof *ord);
+    for (v = 0; v < T->nv[g]; v++)
+      vinv[vpos[g][v]] = v;
+    at = put(out, at, T->nv[g], 4);
+    for (v = 0; v < T->nv[g]; v++)
+      at = put(out, at, T->goal[g][vinv[v]], 1);
+    at = put(out, at, T->ne[g], 4);
+    for (i = 0; i < T->ne[g]; i++)
+      ord[i] = (uint64_t)(vpos[g][T->edge[g][i].from] * MAXV +
+                          vpos[g][T->edge[g][i].to]) << 32 | i;
+    qsort(ord, T->ne[g], sizeof *ord, by_u64);
+    for (i = 0; i < T->ne[g]; i++) {
+      const pedge_t *e = &T->edge[g][(uint32_t)ord[i]];
+      at = put(out, at, vpos[g][e->from], 4);
+      at = put(out, at, vpos[g][e->to], 4);
+      for (h = 0; h < T->ng; h++)
+        at = put(out, at, relabel_mask(T, vpos, inv[h], e->mask[inv[h]]), 8);
+    }
+    ctx_free(ctx, ord);
+  }
+  return at;
+}
+
+uint8_t *pdb_key(gdl_ctx *ctx, const pdb_t *T, const uint32_t *gpos,
+                 uint32_t *const *vpos, size_t *len)
+{
+  uint8_t *k;
+  *len = key_bytes(ctx, T, gpos, vpos, NULL);
+  k = ctx_alloc(ctx, *len + 1);
+  key_bytes(ctx, T, gpos, vpos, k);
+  return k;
+}
+
+void pdb_relabel(const pdb_t *T, const uint32_t *gpos, uint32_t *const *vpos,
+                 const uint8_t *src, uint8_t *dst, int to_new)
+{
+  uint64_t w[MAXV], r = 1, x, y = 0;
+  uint32_t v[MAXV], g, c, inv[MAXV];
+  for (g = 0; g < T->ng; g++)
+    inv[gpos[g]] = g;
+  for (c = T->ng; c-- > 0;) {  /* the new numbering's weights */
+    w[inv[c]] = r;
+    r *= T->nv[inv[c]];
+  }
+  for (g = 0; g < T->ng; g++) {
+    v[g] = 0;
+    y += vpos[g][0] * w[g];
+  }
+  for (x = 0; x < T->n; x++) { /* x's values v, counted up; y: the same */
+    if (to_new)                /* placement in the new numbering */
+      dst[y] = src[x];
+    else
+      dst[x] = src[y];
+    for (g = T->ng; g-- > 0;) {
+      y -= vpos[g][v[g]] * w[g];
+      if (++v[g] < T->nv[g]) {
+        y += vpos[g][v[g]] * w[g];
+        break;
+      }
+      v[g] = 0;
+      y += vpos[g][0] * w[g];
+    }
+  }
+}
+
+uint32_t pdb_groups(const pdb_t *T)
+{
+  return T->ng;
+}
+
+uint32_t pdb_values(const pdb_t *T, uint32_t g)
+{
+  return T->nv[g];
+}
+
+const uint8_t *pdb_table(const pdb_t *T)
+{
+  return T->tab;
+}
+
+void pdb_adopt(gdl_ctx *ctx, pdb_t *T, uint8_t *tab)
+{
+  uint64_t x;
+  ctx_free(ctx, T->tab);
+  T->tab = tab;
+  T->maxd = 0;
+  for (x = 0; x < T->n; x++)
+    if (tab[x] != PDB_NONE && tab[x] > T->maxd)
+      T->maxd = tab[x];
 }
 
 uint64_t pdb_size(const pdb_t *T)

@@ -39,6 +39,7 @@ typedef struct {
   int counter;                /* solve: --no-counter: -1 */
   unsigned long long pdb_entries;  /* solve: --pdb-entries (0: default) */
   int pdb;                    /* solve: --no-pdb: -1 */
+  const char *pdb_cache;      /* solve: --pdb-cache DIR (NULL: none) */
   int shorten;                /* solve: --shorten 1, --no-shorten -1 */
   int cooperate;              /* solve: --cooperate (a game planned as a
                                  puzzle for the first role) */

@@ -207,6 +207,7 @@ static const cli_option options[] = {
   { "--no-counter", NULL, ALL, FIELD(counter), NULL, -1 },
   { "--no-pdb", NULL, ALL, FIELD(pdb), NULL, -1 },
   { "--pdb-entries", NULL, ALL, FIELD(pdb_entries), read_state_count, 0 },
+  { "--pdb-cache", NULL, ALL, FIELD(pdb_cache), read_text, 0 },
   { "--shorten", NULL, ALL, FIELD(shorten), NULL, 1 },
   { "--cooperate", NULL, ALL, FIELD(cooperate), NULL, 1 },
   { "--no-shorten", NULL, ALL, FIELD(shorten), NULL, -1 },

@@ -44,6 +44,7 @@ void solve_options(const opts_t *o, gdl_solve_opts *so)
   so->counter = o->counter;
   so->pdb = o->pdb;
   so->pdb_entries = o->pdb_entries;
+  so->pdb_cache = o->pdb_cache;
   so->shorten = o->shorten;
   so->cooperate = o->cooperate;
   so->threads = o->threads;
@@ -86,6 +87,9 @@ int cmd_solve(gdl_ctx *ctx, const opts_t *o)
     fprintf(stderr, "\r\033[K");
   if (st != GDL_OK)
     return fail(ctx, st);
+  if (res.pdb_cache_warning[0])  /* the solve went on without it */
+    fprintf(stderr, "gdl: warning: --pdb-cache: %s (the tables are not "
+            "kept)\n", res.pdb_cache_warning);
   if (res.status == GDL_LIMIT && o->max_seconds > 0 &&
       strncmp(res.why, "time limit", 10) == 0)
     snprintf(res.why, sizeof res.why, "time limit of %g s reached",
@@ -238,6 +242,10 @@ int solve_report(gdl_ctx *ctx, const opts_t *o, const gdl_solve_result *r,
              (unsigned long long)res.expanded,
              (unsigned long long)res.generated, res.seconds,
              (double)res.peak_memory / 1048576.0);
+    if (o->pdb_cache && res.patterns)
+      printf("; %u pattern database%s (%u read from the cache)",
+             res.patterns, res.patterns == 1 ? "" : "s",
+             res.patterns_cached);
     if (res.nsearches > 1) {
       /* the counts above are sums: say over what */
       printf("; summed over the searches %s: ",

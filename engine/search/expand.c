@@ -4,6 +4,7 @@
  * (estimate.c, budget.c, groups.c), the children of one state estimated
  * together on several threads, and progress and the time limit.
  */
+#include <stdio.h>
 #include <string.h>
 
 #include "search/search.h"
@@ -62,6 +63,7 @@ static void use_groups(search_t *S)
   uint64_t most = S->o->pdb < 0 ? 0
                   : S->o->pdb_entries ? S->o->pdb_entries : 1u << 20;
   const groups_t *D;
+  const char *why;
   /* under a memory limit, the tables (a byte a placement, and 4 more
    * while built) of a few patterns take a quarter of what is left */
   if (ctx->limit && most) {
@@ -70,11 +72,16 @@ static void use_groups(search_t *S)
       most = left / 4 / 5 / 4;
   }
   S->A->grace = 0;
-  D = groups_get(ctx, S->A, S->cur.facts, most);
+  D = groups_get(ctx, S->A, S->cur.facts, most, S->o->pdb_cache);
   S->grace = S->A->grace;      /* the time they took, if made now */
   S->D = D && groups_hold(D, S->cur.facts) ? D : NULL;
   S->res->groups = groups_count(S->D);
   S->res->patterns = groups_patterns(S->D, &S->res->pattern_entries);
+  S->res->patterns_cached = S->D ? groups_cached(S->D, &why) : 0;
+  groups_cached(D, &why);      /* (built, whether the start holds or not) */
+  if (why)
+    snprintf(S->res->pdb_cache_warning, sizeof S->res->pdb_cache_warning,
+             "%s", why);
   S->ngv = groups_count(S->D);
   S->hm_skip = S->best != BEST_GBFS;   /* what h_max adds is watched */
 }

@@ -529,7 +529,7 @@ static void lower_bound(sat_t *W, const uint32_t *w)
   est_state(E, w, &hmax, &hff);
   W->lower = hmax;
   W->lower_by = "h_max";
-  D = groups_get(W->ctx, S->A, w, 0);   /* no pattern databases: their time is the solver's */
+  D = groups_get(W->ctx, S->A, w, 0, NULL);   /* no pattern databases: their time is the solver's */
   if (D && groups_hold(D, w) && hmax != EST_DEAD) {
     d = groups_sum(D, w);
     S->res->groups = groups_count(D);

@@ -132,7 +132,8 @@ gdl_status gdl_solve_json(gdl_ctx *ctx, const gdl_solve_result *r,
             "\"algorithm\": \"%s\", \"optimal\": %s, \"pruned\": %llu, "
             "\"estimate\": %u, \"latches\": %u, \"stubborn\": %s, "
             "\"budget\": %s, \"groups\": %u, \"patterns\": %u, "
-            "\"pattern_entries\": %llu, \"counter\": %u, "
+            "\"pattern_entries\": %llu, \"patterns_cached\": %u, "
+            "\"counter\": %u, "
             "\"goal_bound\": %s, \"shortened_from\": %zu, "
             "\"threads\": %u",
             (unsigned long long)r->expanded,
@@ -144,7 +145,8 @@ gdl_status gdl_solve_json(gdl_ctx *ctx, const gdl_solve_result *r,
             (unsigned long long)r->pruned, r->estimate, r->latches,
             r->stubborn ? "true" : "false", r->budget ? "true" : "false",
             r->groups, r->patterns,
-            (unsigned long long)r->pattern_entries, r->counter,
+            (unsigned long long)r->pattern_entries, r->patterns_cached,
+            r->counter,
             r->goal_bound ? "true" : "false", r->shortened_from,
             r->threads);
   put(ctx, b, ", \"dead_start\": ");

@@ -1546,7 +1546,7 @@ static const struct {
     "; limit: interrupted" },
 #ifdef GDL_HAVE_CADICAL
   /* in CaDiCaL's search, through its terminate callback */
-  { 1.5, "solve --algorithm sat --quiet", "single/hidato19.kif",
+  { 1.5, "solve --algorithm sat --quiet", "single/hidato37.kif",
     "; limit: interrupted" },
 #endif
 };

@@ -333,8 +333,12 @@ bench: all
 # Not part of check: up to 100 minutes.
 KORF_SECONDS ?= 60
 KORF_ALGORITHM ?= auto
-bench-korf: all
-	tests/korf.sh -s $(KORF_SECONDS) -a $(KORF_ALGORITHM) -c $(B)/korf-pdb
+bench-korf: all $(B)/korf_ida
+	KORF_IDA=$(B)/korf_ida tests/korf.sh -s $(KORF_SECONDS) -a $(KORF_ALGORITHM) -c $(B)/korf-pdb
+
+# the floor beside gdl in bench-korf: IDA* written by hand (tests/korf_ida.c)
+$(B)/korf_ida: tests/korf_ida.c | $(B)/.dir
+	$(CC) -O2 -Wall -Wextra -o $@ tests/korf_ida.c
 
 # gdl player against ggp-base's SampleMonteCarloGamer, hosted by
 # ggp-base's GameServer: PLAY_MATCHES of ticTacToe, connectFour and

@@ -11,6 +11,10 @@
 # beside the repository's gdl, -c '' for none), built by the first
 # instance and read by the others (the seconds of the first include the
 # build, of the others the read).
+# Beside gdl, in the same run, the floor: tests/korf_ida.c, IDA* with the
+# Manhattan distance written by hand for the 15-puzzle (KORF_IDA, default
+# build/korf_ida; make bench-korf builds it), with the same limit; its
+# columns are headed "hand".  Korf's own node counts are in korf100.txt.
 #
 #   tests/korf.sh [-s SECONDS] [-a ALGORITHM] [-o OPTIONS] [-c DIR]
 #                 [FIRST [LAST]]
@@ -31,8 +35,10 @@ rules="$here/../puzzles/fifteen-puzzle-34.kif"
 tmp=$(mktemp -d)
 [ -n "$KORF_KEEP" ] && tmp=$KORF_KEEP && mkdir -p "$tmp" || trap 'rm -rf "$tmp"' EXIT
 field() { sed -n "s/.*\"$2\": \([^,}]*\).*/\1/p" "$1" | tr -d '"'; }
-echo "| # | optimal | length | seconds | expanded | generated | states a second |"
-echo "|---:|---:|---:|---:|---:|---:|---:|"
+IDA=${KORF_IDA:-$here/../build/korf_ida}
+[ -x "$IDA" ] || { echo "korf.sh: $IDA not built (make build/korf_ida)" >&2; exit 2; }
+echo "| # | optimal | length | seconds | expanded | generated | states a second | hand length | hand seconds | hand generated | hand states a second |"
+echo "|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|"
 grep -v '^#' "$here/korf100.txt" | while read -r n opt nodes t0 t1 t2 t3 t4 t5 t6 t7 t8 t9 t10 t11 t12 t13 t14 t15; do
   [ "$n" -lt "$FIRST" ] || [ "$n" -gt "$LAST" ] && continue
   f=$tmp/korf$n.kif
@@ -58,9 +64,21 @@ grep -v '^#' "$here/korf100.txt" | while read -r n opt nodes t0 t1 t2 t3 t4 t5 t
   [ "$st" = solved ] || len="${st:-error}"
   ok=no; [ "$len" = "$opt" ] && ok=yes
   rate=$(awk -v g="$g" -v s="$s" 'BEGIN { if (s > 0) printf "%.0f", g / s; else print "-" }')
-  echo "| $n | $opt | $len | $s | $e | $g | $rate |"
-  echo "$ok $s $e $g" >> "$tmp/sum"
+  # the floor, by hand
+  r=$("$IDA" -s "$T" $t0 $t1 $t2 $t3 $t4 $t5 $t6 $t7 $t8 $t9 $t10 $t11 $t12 $t13 $t14 $t15)
+  hl=$(echo "$r" | sed -n 's/.*length=\([^ ]*\).*/\1/p')
+  hg=$(echo "$r" | sed -n 's/.*generated=\([0-9]*\).*/\1/p')
+  hs=$(echo "$r" | sed -n 's/.*seconds=\([0-9.]*\).*/\1/p')
+  hok=no; [ "$hl" = "$opt" ] && hok=yes
+  hrate=$(awk -v g="$hg" -v s="$hs" 'BEGIN { if (s > 0) printf "%.0f", g / s; else print "-" }')
+  echo "| $n | $opt | $len | $s | $e | $g | $rate | $hl | $hs | $hg | $hrate |"
+  echo "$ok $s $e $g $hok $hs $hg" >> "$tmp/sum"
 done
 [ -f "$tmp/sum" ] && awk -v t="$T" -v a="$A" '
-  { n++; if ($1 == "yes") { ok++; s += $2; e += $3; g += $4 } else bad++ }
-  END { printf "\n%d of %d solved with the published optimal length (%s, %s s each at most): %.1f s, %d states expanded, %d generated in all (those solved)\n", ok, n, a, t, s, e, g }' "$tmp/sum"
+  { n++; if ($1 == "yes") { ok++; s += $2; e += $3; g += $4 }
+    S += $2; G += $4
+    if ($5 == "yes") { hok++; hs += $6; hg += $7 }
+    HS += $6; HG += $7 }
+  END { printf "\n%d of %d solved with the published optimal length (%s, %s s each at most): %.1f s, %d states expanded, %d generated in all (those solved)\n", ok, n, a, t, s, e, g
+        printf "gdl in all: %.1f s, %d states generated, %.0f a second\n", S, G, (S > 0 ? G / S : 0)
+        printf "by hand (IDA*, the Manhattan distance): %d of %d solved within %s s each; in all %.1f s, %d states generated, %.0f a second\n", hok, n, t, HS, HG, (HS > 0 ? HG / HS : 0) }' "$tmp/sum"

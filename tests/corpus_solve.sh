@@ -28,7 +28,9 @@ if [ -n "$ONE" ]; then
     gg=$(echo "$j" | field goal); ge=$(echo "$j" | field expanded)
     gt=$(echo "$j" | field seconds); ga=$(echo "$j" | field algorithm)
     go=$(echo "$j" | field optimal)
-    [ "$gs" = solved ] || { ga=-; go=-; }
+    # by: the search that found the plan or proved there is none
+    [ "$gs" = solved ] || go=-
+    [ "$gs" = solved ] || [ "$gs" = unsolvable ] || ga=-
   fi
   # a plan known to reach goal 100 (Sancho's, replayed: plans.tsv; some
   # there reach less)
@@ -64,7 +66,7 @@ echo "engine (grounded where it fits), beside the reference's breadth-first sear
 echo "(tests/ref/gdlref.pl, goal tested at expansion as gdl does) with $R s, and the"
 echo "length of a plan known to win (plans.tsv, Sancho's; not shown shortest)."
 echo "status: solved / unsolvable (whole space searched, no goal 100) / limit."
-echo "'by' is the search that found the plan, 'shortest' whether it is proven"
+echo "'by' is the search that found the plan or proved that none exists, 'shortest' whether it is proven"
 echo "shortest, 'states' states expanded."
 echo
 gsol=$(printf '%s\n' "$rows" | awk -F'|' '$3 ~ /solved/ && $3 !~ /unsolvable/' | wc -l)

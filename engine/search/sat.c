@@ -28,8 +28,11 @@
  * plan shortest: horizons below the start's h_max and groups' sum (both
  * admissible) are settled without a solve; and where the stubborn sets'
  * analysis proves two moves commute, of the two in a row only the lower
- * index may come first (in_order: every plan reorders to that).  doc/solving.md ("Planning as
- * satisfiability") has the schedule and the limits.
+ * index may come first (in_order: every plan reorders to that).  Before
+ * horizon 0, one solve over a state of free fluents asks whether any
+ * state is a win at all (no_win): where none is, no plan exists.
+ * doc/solving.md ("Planning as satisfiability") has the schedule and the
+ * limits.
  *
  * Built only where the Makefile found CaDiCaL (GDL_HAVE_CADICAL), and
  * never in the browser's build; elsewhere the search says so.

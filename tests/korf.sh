@@ -79,6 +79,6 @@ done
     S += $2; G += $4
     if ($5 == "yes") { hok++; hs += $6; hg += $7 }
     HS += $6; HG += $7 }
-  END { printf "\n%d of %d solved with the published optimal length (%s, %s s each at most): %.1f s, %d states expanded, %d generated in all (those solved)\n", ok, n, a, t, s, e, g
-        printf "gdl in all: %.1f s, %d states generated, %.0f a second\n", S, G, (S > 0 ? G / S : 0)
-        printf "by hand (IDA*, the Manhattan distance): %d of %d solved within %s s each; in all %.1f s, %d states generated, %.0f a second\n", hok, n, t, HS, HG, (HS > 0 ? HG / HS : 0) }' "$tmp/sum"
+  END { printf "\n%d of %d solved with the published optimal length (%s, %s s each at most): %.1f s, %.0f states expanded, %.0f generated in all (those solved)\n", ok, n, a, t, s, e, g
+        printf "gdl in all: %.1f s, %.0f states generated, %.0f a second\n", S, G, (S > 0 ? G / S : 0)
+        printf "by hand (IDA*, the Manhattan distance): %d of %d solved within %s s each; in all %.1f s, %.0f states generated, %.0f a second\n", hok, n, t, HS, HG, (HS > 0 ? HG / HS : 0) }' "$tmp/sum"

@@ -260,8 +260,8 @@ START_TEST(test_sat_puzzles)
 }
 END_TEST
 
-/* auto runs sat beside its searches from its third turn on a puzzle of
- * placements (queens-20: the glance and bfs do not end it), where there
+/* auto runs sat beside its searches from its second turn on a puzzle of
+ * placements (queens-20: the glance does not end it), where there
  * is a second core: "sat" is among the searches run, and whoever gives
  * the plan, it has the optimal length when said shortest and replays
  * (sat's moves are made terms of this context); on one thread sat does

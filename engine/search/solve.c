@@ -23,7 +23,7 @@
  *   5 dfs    fewest moves first (1/10, at most 5 s): knight's tours;
  *   6 gbfs   (3/4 of what is left, or 40 s): some plan, guided by h_ff;
  *   7 dfs    (the rest, or no limit), dead ends pruned;
- * and from turn 3, sat beside them on a thread of its own where it
+ * and from turn 2, sat beside them on a thread of its own where it
  * applies (beside_start, below). */
 static const search_algorithm algorithms[] = {
   [GDL_BFS] = {
@@ -361,8 +361,8 @@ static void shorten(gdl_ctx *ctx, analyses_t *an, const gdl_solve_opts *opts,
 
 /* SAT beside auto's searches: planning as satisfiability (sat.c) on a
  * thread of its own, in a twin of the context (twin.c), started at
- * auto's third turn where the glance and bfs have not ended the search
- * (the space is large), the moves commute (the rules allow stubborn
+ * auto's second turn, beside bfs, where the glance has not ended the
+ * search (the space is not small), the moves commute (the rules allow stubborn
  * sets) or make placements (latched fluents: once made they stay, so
  * the plan is a set of moves more than a sequence: a puzzle of
  * constraints), the network is grounded and there is a second core.  Whichever ends first stops
@@ -570,7 +570,7 @@ static gdl_status solve_auto(gdl_ctx *ctx, analyses_t *an,
     if (t->prune && o.prune == 0)
       o.prune = t->prune;
 #ifdef BESIDE
-    if (turn == 3)
+    if (turn == 2)
       B = beside_start(ctx, an, opts, t0, &stop_auto, &th);
 #endif
     st = solve_one(ctx, an, &o, res, NULL);

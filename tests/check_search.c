@@ -313,22 +313,16 @@ START_TEST(test_sat_wins)
   const char *file = no_wins[_i] ? no_wins[_i]
                                  : tu_corpus("single/nonogram_10x10_1.kif");
   gdl_ctx *ctx = load_path(file, 0);
-  gdl_solve_opts o;
-  gdl_solve_result res;
-  memset(&o, 0, sizeof o);
-  o.algorithm = GDL_SAT;
-  o.max_seconds = 20;
-  ck_assert_int_eq(gdl_solve(ctx, &o, &res), GDL_OK);
+  gdl_solve_result res = solve(ctx, GDL_SAT, 0, 20);
   ck_assert_msg(res.status == GDL_UNSOLVABLE, "%s: status %d (%s)", file,
                 (int)res.status, res.why);
   ck_assert_str_eq(res.dead_start, "wins");
   ck_assert_uint_eq(res.expanded, 0);      /* no horizon */
-  if (_i == 0) {
-    o.algorithm = GDL_BFS;
-    ck_assert_int_eq(gdl_solve(ctx, &o, &res), GDL_OK);
-    ck_assert_int_eq(res.status, GDL_UNSOLVABLE);
-  }
-  if (_i == 1) {
+  if (_i == 0)
+    ck_assert_int_eq(solve(ctx, GDL_BFS, 0, 20).status, GDL_UNSOLVABLE);
+  if (_i == 1) {                /* --no-prune: the check left out */
+    gdl_solve_opts o;
+    memset(&o, 0, sizeof o);
     o.algorithm = GDL_SAT;
     o.prune = -1;
     o.max_seconds = 1;
@@ -346,12 +340,7 @@ START_TEST(test_sat_wins_reachable)
 {
 #ifdef GDL_HAVE_CADICAL
   gdl_ctx *ctx = load_path("puzzles/eight-puzzle-unsolvable.kif", 0);
-  gdl_solve_opts o;
-  gdl_solve_result res;
-  memset(&o, 0, sizeof o);
-  o.algorithm = GDL_SAT;
-  o.max_seconds = 1;
-  ck_assert_int_eq(gdl_solve(ctx, &o, &res), GDL_OK);
+  gdl_solve_result res = solve(ctx, GDL_SAT, 0, 1);
   ck_assert_int_eq(res.status, GDL_LIMIT);
   ck_assert_ptr_null(res.dead_start);
   gdl_free(ctx);

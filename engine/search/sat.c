@@ -632,8 +632,9 @@ static uint32_t goal100(gdl_ctx *ctx, const ground_t *G)
  * start's value (est_latched: every reachable state has that value),
  * solved apart, on a solver of its own, within WIN_CONFLICTS.  A plan
  * ends in a reachable win, so where there is none (unsatisfiable) no
- * plan exists, however long: returns 1.  The horizons' step 0 is built
- * afresh after it (memo cleared, the start's state back). */
+ * plan exists, however long: returns 1.  The start's state is put back;
+ * the horizons' step 0 is built afresh after it (begin_step clears the
+ * memo). */
 static int no_win(sat_t *W, uint32_t goal)
 {
   gdl_ctx *ctx = W->ctx;
@@ -665,7 +666,6 @@ static int no_win(sat_t *W, uint32_t goal)
   W->aside = NULL;
   W->clauses = clauses;
   COPY(W->state, start, W->nslots * sizeof *start);
-  memset(W->memo, 0, W->G->nprops * sizeof *W->memo);
   ctx_free(ctx, start);
   if (r == 0 && W->stop)
     stopped(W);

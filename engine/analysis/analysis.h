@@ -248,7 +248,14 @@ uint32_t groups_cached(const groups_t *D, const char **why);
 /* The sum of state w's distances, or EST_DEAD where one is infinite;
  * read only, so threads share D. */
 uint32_t groups_sum(const groups_t *D, const uint32_t *w);
-/* The groups' values in state w, into v (groups_count of them). */
+/* How many of them a pattern has. */
+uint32_t groups_patterned(const groups_t *D);
+/* The seconds their pattern databases took to build. */
+double groups_seconds(const groups_t *D);
+/* The values a state has of them: the groups', and the free group's
+ * (read by the pattern databases; groups.c). */
+uint32_t groups_nvalues(const groups_t *D);
+/* The groups' values in state w, into v (groups_nvalues of them). */
 void groups_values(const groups_t *D, const uint32_t *w, uint32_t *v);
 /* The values v of state w from those pv of state pw (words each): only
  * the groups of the slots that differ are read again. */
@@ -271,8 +278,16 @@ void pdb_goal(pdb_t *T, uint32_t g, uint32_t v);
  * h of the pattern has a value of mask[h] (bits). */
 void pdb_edge(gdl_ctx *ctx, pdb_t *T, uint32_t g, uint32_t from, uint32_t to,
               const uint64_t *mask);
+/* The same, where group co moves with it from value cfrom to cto (its
+ * mask is not read). */
+void pdb_co_edge(gdl_ctx *ctx, pdb_t *T, uint32_t g, uint32_t from,
+                 uint32_t to, const uint64_t *mask, uint32_t co,
+                 uint32_t cfrom, uint32_t cto);
+/* Group g's own moves cost nothing (the free group of groups.c). */
+void pdb_free_group(pdb_t *T, uint32_t g);
 /* Every placement's distance to a goal one, by a backward breadth-first
- * search; 0 where ctx_clock() passed `until` (0: no limit) first. */
+ * search (moves that cost nothing taken within a level); 0 where
+ * ctx_clock() passed `until` (0: no limit) first. */
 int pdb_solve(gdl_ctx *ctx, pdb_t *T, double until);
 /* The distance of placement v (a value per group), or EST_DEAD. */
 uint32_t pdb_value(const pdb_t *T, const uint32_t *v);

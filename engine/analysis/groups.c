@@ -17,90 +17,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "analysis/analysis.h"
-
-#define NONE UINT32_MAX
-#define INF UINT32_MAX
-#define MAX_ARITY 6            /* a relation of more arguments: no groups */
-#define MAX_GROUP 256          /* a bigger group is left out */
-#define MAX_MOVES 4096         /* more moves: no groups */
-#define WORK 50000000u         /* propositions evaluated and fluents fixed,
-                                  in all (a 15-puzzle takes 29M): past it,
-                                  every question is answered "can" */
-
-struct groups {
-  uint32_t ng;                 /* groups summed */
-  uint32_t *lo, *slot;         /* group g: slot[lo[g] .. lo[g + 1]) */
-  uint32_t *dist;              /* group g, value i (none last):
-                                  dist[lo[g] + g + i] */
-  uint32_t nall, *all_lo, *all;  /* every group proven, as lo and slot */
-  uint32_t nslots, *sgroup;    /* per slot: 1 + its group summed, or 0 */
-  uint32_t *splace;            /* ... and its place in the group */
-  uint32_t *cm;                /* group g, value i: its number among the
-                                  values of finite distance (NONE: not
-                                  one), at cm[lo[g] + g + i] */
-  uint32_t npat;               /* pattern databases (pdb.c) */
-  pdb_t **pat;
-  uint32_t *pat_lo, *pat_g;    /* pattern p: groups pat_g[pat_lo[p] ..) */
-  uint32_t *inpat;             /* per group: 1 where a pattern has it */
-  uint32_t ncached;            /* patterns read from the cache */
-  char cache_why[256];         /* why the cache could not be written, or "" */
-};
-
-typedef struct {
-  gdl_ctx *ctx;
-  est_t *E;
-  kern_eval_t *X;              /* E's three-valued evaluation */
-  ground_t *G;
-  uint32_t nm, *does, *legal, *gate;  /* the moves (gate: NONE where
-                                        their legal rules have none) */
-  uint32_t *move_of;           /* per proposition: 1 + its move, or 0 */
-  uint32_t ng, *lo, *slot;     /* the candidates */
-  uint64_t *fam;               /* per candidate: its family's key */
-  uint8_t *alive;
-  uint32_t *sg_lo, *sg;        /* per slot: its candidates */
-  uint32_t *trail, ntrail;     /* propositions fixed, in order */
-  uint32_t on;                 /* the move fixed true, or NONE */
-  int step;                    /* the question is about a step: a move
-                                  must be made */
-  uint32_t *want;              /* scratch: literals not fixed */
-  uint32_t *lit, nlit;         /* scratch: a question's literals */
-  uint32_t *wg, *wh;           /* scratch: ways two groups change */
-  uint64_t work0;              /* X->evals at the start */
-  uint64_t steps;              /* fluents and moves fixed by propagation */
-  int over;                    /* past WORK */
-  /* the groups whose distances are not all 0 (useful ones) */
-  uint32_t nu, *use;           /* per useful group: its candidate */
-  uint32_t **dist;             /* per useful group: per value */
-  uint8_t **edge;              /* per useful group: per value, a row */
-  uint8_t *conf;               /* nu rows: one move changes both */
-  uint32_t *wt, *d0;           /* per useful group: weight, the start's
-                                  distance (infinite: 1 << 20) */
-  const char *cache;           /* the tables' directory (pdb_cache.c), or
-                                  NULL */
-} build_t;
-
-/* A literal: proposition p wanted true (v 1) or false (v 0). */
-#define LIT(p, v) ((p) << 1 | (v))
-
-static uint32_t size(const build_t *b, uint32_t g)
-{
-  return b->lo[g + 1] - b->lo[g];
-}
-
-/* The value in state w of the group of slots slot[0, n): the place of the
- * one that holds, n where none does, NONE where two do. */
-static uint32_t value(const uint32_t *slot, uint32_t n, const uint32_t *w)
-{
-  uint32_t j, v = n;
-  for (j = 0; j < n; j++)
-    if (word_bit(w, slot[j])) {
-      if (v != n)
-        return NONE;
-      v = j;
-    }
-  return v;
-}
+#include "analysis/groups_int.h"
 
 /* ---- the search over partial states ----------------------------------- */
 
@@ -143,7 +60,7 @@ static int fix(build_t *b, uint32_t p, int v)
       uint32_t g = b->sg[i];
       if (!b->alive[g])
         continue;
-      b->steps += size(b, g);
+      b->steps += grp_size(b, g);
       for (j = b->lo[g]; j < b->lo[g + 1]; j++)
         if (!other_false(b, G->tprop[b->slot[j]], p))
           return 0;
@@ -231,7 +148,7 @@ static int satisfiable(build_t *b, const uint32_t *want, uint32_t n)
 }
 
 /* Whether the question's literals, lit[0, nlit), can hold together. */
-static int can_hold(build_t *b)
+int grp_can_hold(build_t *b)
 {
   uint32_t mark = b->ntrail, i, k = 0;
   int r = 0;
@@ -260,10 +177,10 @@ static void add_lit(build_t *b, uint32_t lit)
 }
 
 /* Group g has value i (its size: none). */
-static void add_value(build_t *b, uint32_t g, uint32_t i)
+void grp_add_value(build_t *b, uint32_t g, uint32_t i)
 {
   uint32_t j;
-  if (i < size(b, g)) {
+  if (i < grp_size(b, g)) {
     add_lit(b, LIT(b->G->tprop[b->slot[b->lo[g] + i]], 1));
     return;
   }
@@ -273,11 +190,11 @@ static void add_value(build_t *b, uint32_t g, uint32_t i)
 
 /* The next state has value i of group g (i its size: none); 0 where it
  * cannot (a fluent no `next` derives). */
-static int add_next(build_t *b, uint32_t g, uint32_t i)
+int grp_add_next(build_t *b, uint32_t g, uint32_t i)
 {
   const ground_t *G = b->G;
   uint32_t j, s;
-  if (i < size(b, g)) {
+  if (i < grp_size(b, g)) {
     s = b->slot[b->lo[g] + i];
     if (s >= G->nnext)
       return 0;
@@ -388,7 +305,7 @@ static void candidates(build_t *b)
   {
     gkey_t *c = ctx_alloc(ctx, (ng + 1) * sizeof *c);
     for (i = 0; i < ng; i++) {
-      c[i].h = size(b, i);
+      c[i].h = grp_size(b, i);
       for (j = b->lo[i]; j < b->lo[i + 1]; j++)
         c[i].h = mix(c[i].h, b->slot[j]);
       c[i].slot = i;
@@ -397,9 +314,9 @@ static void candidates(build_t *b)
       qsort(c, ng, sizeof *c, by_key);
     for (i = 1; i < ng; i++)
       for (j = i; j-- > 0 && c[j].h == c[i].h;)
-        if (b->alive[c[j].slot] && size(b, c[i].slot) == size(b, c[j].slot) &&
+        if (b->alive[c[j].slot] && grp_size(b, c[i].slot) == grp_size(b, c[j].slot) &&
             !memcmp(b->slot + b->lo[c[i].slot], b->slot + b->lo[c[j].slot],
-                    size(b, c[i].slot) * sizeof *b->slot)) {
+                    grp_size(b, c[i].slot) * sizeof *b->slot)) {
           b->alive[c[i].slot] = 0;
           break;
         }
@@ -431,7 +348,7 @@ static int inside(const build_t *b, uint32_t g)
   uint32_t s0 = b->slot[b->lo[g]], i, j, k;
   for (i = b->sg_lo[s0]; i < b->sg_lo[s0 + 1]; i++) {
     uint32_t h = b->sg[i];
-    if (h == g || !b->alive[h] || size(b, h) <= size(b, g))
+    if (h == g || !b->alive[h] || grp_size(b, h) <= grp_size(b, g))
       continue;
     for (j = b->lo[g]; j < b->lo[g + 1]; j++) {
       for (k = b->lo[h]; k < b->lo[h + 1] && b->slot[k] != b->slot[j]; k++)
@@ -455,7 +372,7 @@ static void prove(build_t *b, const uint32_t *start)
   uint32_t g, i, j;
   int changed;
   for (g = 0; g < b->ng; g++)
-    if (b->alive[g] && value(b->slot + b->lo[g], size(b, g), start) == NONE)
+    if (b->alive[g] && grp_value(b->slot + b->lo[g], grp_size(b, g), start) == NONE)
       b->alive[g] = 0;
   do {
     changed = 0;
@@ -470,7 +387,7 @@ static void prove(build_t *b, const uint32_t *start)
           add_lit(b, LIT(G->next[x].prop, 1));
           add_lit(b, LIT(G->next[y].prop, 1));
           b->step = 1;
-          if (can_hold(b)) {
+          if (grp_can_hold(b)) {
             b->alive[g] = 0;
             changed = 1;
           }
@@ -490,13 +407,13 @@ static void prove(build_t *b, const uint32_t *start)
  * distance is 0. */
 static int distances(build_t *b, uint32_t g, uint32_t *d, uint8_t *e)
 {
-  uint32_t n = size(b, g) + 1, i, u, lv, nonzero = 0;
+  uint32_t n = grp_size(b, g) + 1, i, u, lv, nonzero = 0;
   uint32_t goal = est_goal(b->E), term = est_terminal(b->E);
   for (i = 0; i < n; i++) {
-    add_value(b, g, i);
+    grp_add_value(b, g, i);
     add_lit(b, LIT(goal, 1));
     add_lit(b, LIT(term, 1));
-    d[i] = can_hold(b) ? 0 : INF;
+    d[i] = grp_can_hold(b) ? 0 : INF;
     if (d[i])
       nonzero = 1;
   }
@@ -507,9 +424,9 @@ static int distances(build_t *b, uint32_t g, uint32_t *d, uint8_t *e)
       e[i * n + u] = 0;
       if (u == i)
         continue;
-      add_value(b, g, i);
-      if (add_next(b, g, u))
-        e[i * n + u] = (uint8_t)can_hold(b);
+      grp_add_value(b, g, i);
+      if (grp_add_next(b, g, u))
+        e[i * n + u] = (uint8_t)grp_can_hold(b);
       else
         b->nlit = 0;
     }
@@ -540,7 +457,7 @@ static int distances(build_t *b, uint32_t g, uint32_t *d, uint8_t *e)
 static uint32_t changes_of(const build_t *b, uint32_t g, const uint8_t *e,
                            uint32_t *w)
 {
-  uint32_t n = size(b, g) + 1, i, u, k = 0;
+  uint32_t n = grp_size(b, g) + 1, i, u, k = 0;
   for (i = 0; i < n; i++)
     for (u = 0; u < n; u++)
       if (e[i * n + u]) {
@@ -554,11 +471,11 @@ static uint32_t changes_of(const build_t *b, uint32_t g, const uint8_t *e,
 
 static void add_way(build_t *b, uint32_t g, const uint32_t *w)
 {
-  add_value(b, g, w[0]);
+  grp_add_value(b, g, w[0]);
   if (w[1] == NONE)
     add_leave(b, g, w[0]);
   else
-    add_next(b, g, w[1]);
+    grp_add_next(b, g, w[1]);
 }
 
 /* Whether one move can change groups g and h at once (eg, eh their
@@ -572,7 +489,7 @@ static int conflict(build_t *b, uint32_t g, const uint8_t *eg, uint32_t h,
     for (j = 0; j < nh; j++) {
       add_way(b, g, b->wg + 2 * i);
       add_way(b, h, b->wh + 2 * j);
-      if (can_hold(b))
+      if (grp_can_hold(b))
         return 1;
     }
   return 0;
@@ -587,7 +504,7 @@ static void useful(build_t *b, const uint32_t *start)
   b->dist = ctx_alloc(ctx, (b->ng + 1) * sizeof *b->dist);
   b->edge = ctx_alloc(ctx, (b->ng + 1) * sizeof *b->edge);
   for (g = 0; g < b->ng && !b->over; g++) {
-    uint32_t n = size(b, g) + 1;
+    uint32_t n = grp_size(b, g) + 1;
     if (!b->alive[g] || inside(b, g))
       continue;                /* in a bigger one: that one's is used */
     b->dist[b->nu] = ctx_alloc(ctx, n * sizeof **b->dist);
@@ -603,8 +520,8 @@ static void useful(build_t *b, const uint32_t *start)
   b->wt = ctx_alloc(ctx, (b->nu + 1) * sizeof *b->wt);
   b->d0 = ctx_alloc(ctx, (b->nu + 1) * sizeof *b->d0);
   for (i = 0; i < b->nu; i++) {
-    uint32_t u = b->use[i], n = size(b, u) + 1, maxd = 0;
-    uint32_t v = value(b->slot + b->lo[u], n - 1, start);   /* proven */
+    uint32_t u = b->use[i], n = grp_size(b, u) + 1, maxd = 0;
+    uint32_t v = grp_value(b->slot + b->lo[u], n - 1, start);   /* proven */
     for (j = 0; j < n; j++)
       if (b->dist[i][j] != INF && b->dist[i][j] > maxd)
         maxd = b->dist[i][j];
@@ -691,268 +608,157 @@ static void choose_groups(build_t *b, uint8_t *best)
   ctx_free(b->ctx, deg);
 }
 
-/* The estimate of the groups chosen (best[i] 2), and every group proven
- * for the test of another start. */
+/* ---- 5. the free group ------------------------------------------------
+ *
+ * A group that every move changes, and that one move may change together
+ * with several of the groups summed: the blank of a sliding puzzle, the
+ * place of a robot.  It is not summed (so no move is counted twice), but
+ * every pattern has it (patterns.c), its own moves free: a pattern's tile
+ * then moves only into the blank, and the blank goes around the
+ * pattern's tiles, not through them, as in Korf and Felner's additive
+ * databases.  Of those that qualify, the largest; into b->fc and its
+ * edges b->fe. */
+static void free_group(build_t *b, const uint8_t *best)
+{
+  gdl_ctx *ctx = b->ctx;
+  uint32_t g, i, j, v, n, top = 0, c = 0;
+  uint8_t *taken = ctx_alloc(ctx, b->G->ntslots + 1);
+  b->fc = NONE;
+  for (i = 0; i < b->nu; i++)  /* a slot of a group summed is not free */
+    if (best[i] == 2)
+      for (j = b->lo[b->use[i]]; j < b->lo[b->use[i] + 1]; j++)
+        taken[b->slot[j]] = 1;
+  for (g = 0; g < b->ng && !b->over; g++) {
+    n = grp_size(b, g) + 1;
+    if (!b->alive[g] || n > 64 || n <= top || inside(b, g))
+      continue;
+    for (j = b->lo[g]; j < b->lo[g + 1] && !taken[b->slot[j]]; j++)
+      ;
+    if (j < b->lo[g + 1])
+      continue;
+    for (v = 0; v < n; v++) {  /* no move leaves it as it is */
+      grp_add_value(b, g, v);
+      if (grp_add_next(b, g, v) && grp_can_hold(b))
+        break;
+      b->nlit = 0;
+    }
+    if (v == n) {
+      b->fc = g;
+      top = n;
+    }
+  }
+  ctx_free(ctx, taken);
+  if (b->fc == NONE || b->over)
+    return;
+  n = top;
+  b->fe = ctx_alloc(ctx, (size_t)n * n);
+  for (i = 0; i < n; i++)
+    for (v = 0; v < n; v++) {
+      grp_add_value(b, b->fc, i);
+      if (v != i && grp_add_next(b, b->fc, v))
+        b->fe[i * n + v] = (uint8_t)grp_can_hold(b);
+      b->nlit = 0;
+    }
+  for (i = 0; i < b->nu && c < 2; i++)
+    if (best[i] == 2 && conflict(b, b->fc, b->fe, b->use[i], b->edge[i]))
+      c++;
+  if (c < 2 || b->over) {      /* it would add nothing */
+    ctx_free(ctx, b->fe);
+    b->fe = NULL;
+    b->fc = NONE;
+  }
+}
+
+/* Group g's values numbered, into cm (size + 1 of them, none last): those
+ * reached from value `at` by its edges e (and, where dist is given, of
+ * finite distance) from 0 on; NONE the others. */
+static void number_values(uint32_t n, const uint8_t *e, uint32_t at,
+                          const uint32_t *dist, uint32_t *cm)
+{
+  uint32_t j, u, k;
+  for (j = 0; j <= n; j++)
+    cm[j] = NONE;
+  cm[at] = 0;
+  for (k = 1; k;)              /* (cm: 0 reached, NONE not yet) */
+    for (j = 0, k = 0; j <= n; j++)
+      for (u = 0; cm[j] == 0 && u <= n; u++)
+        if (e[j * (n + 1) + u] && cm[u] == NONE) {
+          cm[u] = 0;
+          k = 1;
+        }
+  for (j = 0, k = 0; j <= n; j++)
+    cm[j] = cm[j] == NONE || (dist && dist[j] == INF) ? NONE : k++;
+}
+
+/* The estimate of the groups chosen (best[i] 2) and the free group, and
+ * every group proven for the test of another start. */
 static groups_t *groups_made(build_t *b, const uint8_t *best,
                              const uint32_t *start)
 {
   gdl_ctx *ctx = b->ctx;
   groups_t *D = ctx_alloc(ctx, sizeof *D);
-  uint32_t i, g, ns = 0, at = 0, nd = 0;
+  uint32_t i, g, ns = 0, at = 0, nd = 0, nf = 0;
   for (i = 0; i < b->nu; i++)
     ns += best[i] == 2;
-  D->lo = ctx_alloc(ctx, (ns + 2) * sizeof *D->lo);
+  if (b->fc != NONE)
+    nf = grp_size(b, b->fc);
+  D->lo = ctx_alloc(ctx, (ns + 3) * sizeof *D->lo);
   for (i = 0; i < b->nu; i++)
     if (best[i] == 2) {
-      at += size(b, b->use[i]);
-      nd += size(b, b->use[i]) + 1;
+      at += grp_size(b, b->use[i]);
+      nd += grp_size(b, b->use[i]) + 1;
       D->lo[++D->ng] = at;
     }
-  D->slot = ctx_alloc(ctx, (at + 1) * sizeof *D->slot);
-  D->dist = ctx_alloc(ctx, (nd + 1) * sizeof *D->dist);
+  D->slot = ctx_alloc(ctx, (at + nf + 1) * sizeof *D->slot);
+  D->dist = ctx_alloc(ctx, (nd + nf + 2) * sizeof *D->dist);
   for (i = 0, g = 0; i < b->nu; i++)
     if (best[i] == 2) {
-      uint32_t n = size(b, b->use[i]);
+      uint32_t n = grp_size(b, b->use[i]);
       COPY(D->slot + D->lo[g], b->slot + b->lo[b->use[i]],
            n * sizeof *D->slot);
       COPY(D->dist + D->lo[g] + g, b->dist[i], (n + 1) * sizeof *D->dist);
       g++;
     }
+  if (b->fc != NONE) {         /* the free group last: distance 0 at */
+    D->nfree = 1;              /* the values that can hold at the goal */
+    D->lo[g + 1] = at + nf;
+    COPY(D->slot + at, b->slot + b->lo[b->fc], nf * sizeof *D->slot);
+    for (i = 0; i <= nf; i++) {
+      grp_add_value(b, b->fc, i);
+      add_lit(b, LIT(est_goal(b->E), 1));
+      add_lit(b, LIT(est_terminal(b->E), 1));
+      D->dist[at + ns + i] = grp_can_hold(b) ? 0 : INF;
+    }
+  }
   D->nslots = b->G->ntslots;
   D->sgroup = ctx_alloc(ctx, (D->nslots + 1) * sizeof *D->sgroup);
   D->splace = ctx_alloc(ctx, (D->nslots + 1) * sizeof *D->splace);
-  D->cm = ctx_alloc(ctx, (nd + 1) * sizeof *D->cm);
-  for (i = 0, g = 0; i < b->nu; i++)   /* the values numbered: those of */
-    if (best[i] == 2) {                /* finite distance reached from */
-      uint32_t n = D->lo[g + 1] - D->lo[g], k = 0, j, u;   /* the start's */
-      uint32_t *cm = D->cm + D->lo[g] + g;
-      const uint8_t *e = b->edge[i];
+  D->cm = ctx_alloc(ctx, (nd + nf + 2) * sizeof *D->cm);
+  for (i = 0, g = 0; i <= b->nu; i++)  /* the values numbered: those of */
+    if (i < b->nu ? best[i] == 2 : D->nfree) { /* finite distance reached */
+      uint32_t n = D->lo[g + 1] - D->lo[g], j;   /* from the start's */
+      const uint32_t *slot = D->slot + D->lo[g];
       for (j = 0; j < n; j++) {
-        D->sgroup[D->slot[D->lo[g] + j]] = g + 1;
-        D->splace[D->slot[D->lo[g] + j]] = j;
+        D->sgroup[slot[j]] = g + 1;
+        D->splace[slot[j]] = j;
       }
-      for (j = 0; j <= n; j++)
-        cm[j] = NONE;
-      cm[value(D->slot + D->lo[g], n, start)] = 0;   /* proven: one */
-      for (k = 1; k;)          /* (cm: 0 reached, NONE not yet) */
-        for (j = 0, k = 0; j <= n; j++)
-          for (u = 0; cm[j] == 0 && u <= n; u++)
-            if (e[j * (n + 1) + u] && cm[u] == NONE) {
-              cm[u] = 0;
-              k = 1;
-            }
-      for (j = 0, k = 0; j <= n; j++)
-        cm[j] = cm[j] == NONE || b->dist[i][j] == INF ? NONE : k++;
+      number_values(n, i < b->nu ? b->edge[i] : b->fe,
+                    grp_value(slot, n, start),        /* proven: one */
+                    i < b->nu ? b->dist[i] : NULL, D->cm + D->lo[g] + g);
       g++;
     }
   D->all_lo = ctx_alloc(ctx, (b->ng + 2) * sizeof *D->all_lo);
   D->all = ctx_alloc(ctx, (b->lo[b->ng] + 1) * sizeof *D->all);
   for (g = 0, at = 0; g < b->ng; g++)
     if (b->alive[g]) {
-      COPY(D->all + at, b->slot + b->lo[g], size(b, g) * sizeof *D->all);
-      at += size(b, g);
+      COPY(D->all + at, b->slot + b->lo[g], grp_size(b, g) * sizeof *D->all);
+      at += grp_size(b, g);
       D->all_lo[++D->nall] = at;
     }
   return D;
 }
 
-/* ---- 5. pattern databases (pdb.c) ------------------------------------- */
-
-/* The KIF text of fluent slot s (one a rule reads with `true`: a
- * group's), from ctx_alloc. */
-static char *slot_text(gdl_ctx *ctx, const ground_t *G, uint32_t s)
-{
-  gdl_term f = TARG(ctx, G->atom[G->tprop[s]], 0);
-  size_t n = gdl_term_write(ctx, f, NULL, 0);
-  char *p = ctx_alloc(ctx, n + 1);
-  gdl_term_write(ctx, f, p, n + 1);
-  return p;
-}
-
-/* Whether one move may take group ig (useful) from value i to u while
- * group ih keeps value v. */
-static int edge_allows(build_t *b, uint32_t ig, uint32_t i, uint32_t u,
-                       uint32_t ih, uint32_t v)
-{
-  add_value(b, b->use[ig], i);
-  add_value(b, b->use[ih], v);
-  if (!add_next(b, b->use[ig], u) || !add_next(b, b->use[ih], v)) {
-    b->nlit = 0;
-    return 0;
-  }
-  return can_hold(b);
-}
-
-/* Pattern p of D (groups pat_g[pat_lo[p] ..), duse: per group of D its
- * useful index) as an abstract game: its goal values, its edges and
- * what each allows of the others; solved, or NULL where it does not fit
- * `most` placements or the time. */
-static pdb_t *pattern_db(build_t *b, groups_t *D, uint32_t p,
-                         const uint32_t *duse, uint64_t most, double until)
-{
-  gdl_ctx *ctx = b->ctx;
-  uint32_t k = D->pat_lo[p + 1] - D->pat_lo[p], *pg = D->pat_g + D->pat_lo[p];
-  uint32_t nv[64], a, c, i, u, v;
-  uint64_t mask[64];
-  int restricted = 0;
-  pdb_t *T;
-  for (a = 0; a < k; a++) {
-    uint32_t g = pg[a], n = D->lo[g + 1] - D->lo[g] + 1;
-    for (i = 0, nv[a] = 0; i < n; i++)
-      nv[a] += D->cm[D->lo[g] + g + i] != NONE;
-  }
-  if (!(T = pdb_open(ctx, k, nv, most)))
-    return NULL;
-  for (a = 0; a < k; a++) {
-    uint32_t g = pg[a], n = D->lo[g + 1] - D->lo[g] + 1;
-    const uint32_t *cm = D->cm + D->lo[g] + g;
-    const uint8_t *e = b->edge[duse[g]];
-    for (i = 0; i < n; i++)
-      if (cm[i] != NONE && D->dist[D->lo[g] + g + i] == 0)
-        pdb_goal(T, a, cm[i]);
-    for (i = 0; i < n; i++)
-      for (u = 0; u < n; u++) {
-        if (!e[i * n + u] || cm[i] == NONE || cm[u] == NONE)
-          continue;
-        for (c = 0; c < k; c++) {
-          uint32_t h = pg[c], nh = D->lo[h + 1] - D->lo[h] + 1;
-          const uint32_t *ch = D->cm + D->lo[h] + h;
-          mask[c] = c == a ? ~0ull : 0;
-          for (v = 0; c != a && v < nh; v++)
-            if (ch[v] != NONE && edge_allows(b, duse[g], i, u, duse[h], v))
-              mask[c] |= 1ull << ch[v];
-          if (c != a && mask[c] != (nv[c] < 64 ? (1ull << nv[c]) - 1 : ~0ull))
-            restricted = 1;
-        }
-        pdb_edge(ctx, T, a, cm[i], cm[u], mask);
-      }
-  }
-  /* no move of one group held back by another's value: the table would
-   * be the groups' distances summed, which they are without it */
-  if (!restricted) {
-    pdb_free(ctx, T);
-    return NULL;
-  }
-  if (b->cache) {
-    int cached = 0, done;
-    char ***names = ctx_alloc(ctx, (k + 1) * sizeof *names);
-    for (a = 0; a < k; a++) {  /* each value's fluent, "" for none */
-      uint32_t g = pg[a], n = D->lo[g + 1] - D->lo[g] + 1;
-      const uint32_t *cm = D->cm + D->lo[g] + g;
-      names[a] = ctx_alloc(ctx, (nv[a] + 1) * sizeof **names);
-      for (i = 0; i < n; i++)
-        if (cm[i] != NONE)
-          names[a][cm[i]] = i + 1 < n
-                                ? slot_text(ctx, b->G, D->slot[D->lo[g] + i])
-                                : ctx_alloc(ctx, 1);
-    }
-    done = pdb_cache_solve(ctx, T, until, b->cache,
-                           (const char *const *const *)names, &cached,
-                           D->cache_why, sizeof D->cache_why);
-    for (a = 0; a < k; a++) {
-      for (i = 0; i < nv[a]; i++)
-        ctx_free(ctx, names[a][i]);
-      ctx_free(ctx, names[a]);
-    }
-    ctx_free(ctx, names);
-    if (!done) {
-      pdb_free(ctx, T);
-      return NULL;
-    }
-    D->ncached += cached;
-  } else if (!pdb_solve(ctx, T, until)) {
-    pdb_free(ctx, T);
-    return NULL;
-  }
-  return T;
-}
-
-/* Whether the goal text x (NULL: none, last) comes before y. */
-static int text_before(const char *x, const char *y)
-{
-  return x && (!y || strcmp(x, y) < 0);
-}
-
-/* D's groups in patterns: in the order of their goal values' texts (so
- * that groups whose goals lie together share one; the texts, not the
- * slots, whose numbers follow the order of the description's terms, so
- * that two starts of one puzzle get the same patterns, and share their
- * tables through pdb_cache.c), each pattern as many
- * as fit `most` placements; each of two groups or more gets a database.
- * A pattern whose questions pass the work is built with what was
- * answered: unsure answers are "can", which only lowers its entries. */
-static void patterns(build_t *b, groups_t *D, const uint32_t *duse,
-                     uint64_t most)
-{
-  gdl_ctx *ctx = b->ctx;
-  uint32_t ng = D->ng, *ord, g, i, j, n = 0, np = 0;
-  char **key;
-  uint64_t prod = 1;
-  double until = ctx->deadline > 0
-                     ? ctx_clock() + (ctx->deadline - ctx_clock()) / 4
-                     : 0;
-  ord = ctx_alloc(ctx, (ng + 1) * sizeof *ord);
-  key = ctx_alloc(ctx, (ng + 1) * sizeof *key);
-  D->pat_lo = ctx_alloc(ctx, (ng + 2) * sizeof *D->pat_lo);
-  D->pat_g = ctx_alloc(ctx, (ng + 1) * sizeof *D->pat_g);
-  D->pat = ctx_alloc(ctx, (ng + 1) * sizeof *D->pat);
-  D->inpat = ctx_alloc(ctx, (ng + 1) * sizeof *D->inpat);
-  for (g = 0; g < ng; g++) {
-    uint32_t sz = D->lo[g + 1] - D->lo[g];
-    key[g] = NULL;
-    for (i = 0; i < sz; i++)
-      if (D->dist[D->lo[g] + g + i] == 0) {
-        char *t = slot_text(ctx, b->G, D->slot[D->lo[g] + i]);
-        if (text_before(t, key[g])) {
-          ctx_free(ctx, key[g]);
-          key[g] = t;
-        } else {
-          ctx_free(ctx, t);
-        }
-      }
-    for (j = n; j > 0 && text_before(key[g], key[ord[j - 1]]); j--)
-      ord[j] = ord[j - 1];
-    ord[j] = g;
-    n++;
-  }
-  b->work0 = b->X->evals;
-  b->steps = 0;
-  b->over = 0;
-  for (i = 0, n = 0; i <= ng; i++) {
-    uint32_t nv = 0, v;
-    if (i < ng) {
-      g = ord[i];
-      for (v = 0; v <= D->lo[g + 1] - D->lo[g]; v++)
-        nv += D->cm[D->lo[g] + g + v] != NONE;
-      if (nv < 2 || nv > 64)
-        continue;              /* summed on its own */
-    }
-    if (i == ng || prod * nv > most) {   /* the pattern so far closed */
-      if (n >= 2) {
-        D->pat_lo[np + 1] = D->pat_lo[np] + n;
-        if ((D->pat[np] = pattern_db(b, D, np, duse, most, until)))
-          np++;
-      }
-      n = 0;
-      prod = 1;
-      if (i == ng)
-        break;
-    }
-    D->pat_g[D->pat_lo[np] + n++] = g;
-    prod *= nv;
-  }
-  D->npat = np;
-  for (i = 0; i < np; i++)
-    for (j = D->pat_lo[i]; j < D->pat_lo[i + 1]; j++)
-      D->inpat[D->pat_g[j]] = 1;
-  kern_unfix(b->X);
-  for (g = 0; g < ng; g++)
-    ctx_free(ctx, key[g]);
-  ctx_free(ctx, ord);
-  ctx_free(ctx, key);
-}
-
-static void build_free(build_t *b)
+void grp_build_free(build_t *b)
 {
   gdl_ctx *ctx = b->ctx;
   uint32_t i;
@@ -963,6 +769,8 @@ static void build_free(build_t *b)
   ctx_free(ctx, b->use);
   ctx_free(ctx, b->dist);
   ctx_free(ctx, b->edge);
+  ctx_free(ctx, b->fe);
+  ctx_free(ctx, b->duse);
   ctx_free(ctx, b->conf);
   ctx_free(ctx, b->wt);
   ctx_free(ctx, b->d0);
@@ -983,59 +791,56 @@ static void build_free(build_t *b)
   ctx_free(ctx, b->sg);
 }
 
-groups_t *groups_build(gdl_ctx *ctx, est_t *E, const uint32_t *start,
-                       uint64_t most, const char *cache)
+groups_t *grp_build(build_t *b, gdl_ctx *ctx, est_t *E,
+                    const uint32_t *start, int free, const char *cache)
 {
   ground_t *G = ctx->ground;
-  build_t b;
   groups_t *D = NULL;
-  uint32_t i;
+  uint32_t i, g = 0;
+  memset(b, 0, sizeof *b);
+  b->ctx = ctx;
   if (!E || est_moves(E) == 0 || est_moves(E) > MAX_MOVES ||
       est_goal(E) == NONE || est_terminal(E) == NONE)
     return NULL;
-  memset(&b, 0, sizeof b);
-  b.ctx = ctx;
-  b.E = E;
-  b.G = G;
-  b.on = NONE;
-  b.cache = cache && cache[0] ? cache : NULL;
-  b.nm = est_moves(E);
-  b.does = ctx_alloc(ctx, (b.nm + 1) * sizeof *b.does);
-  b.legal = ctx_alloc(ctx, (b.nm + 1) * sizeof *b.legal);
-  b.gate = ctx_alloc(ctx, (b.nm + 1) * sizeof *b.gate);
-  b.move_of = ctx_alloc(ctx, (G->nprops + 1) * sizeof *b.move_of);
-  for (i = 0; i < b.nm; i++) {
-    est_move(E, i, &b.does[i], &b.legal[i], &b.gate[i]);
-    if (b.does[i] != NONE)
-      b.move_of[b.does[i]] = i + 1;
+  b->E = E;
+  b->G = G;
+  b->on = NONE;
+  b->fc = NONE;
+  b->cache = cache && cache[0] ? cache : NULL;
+  b->nm = est_moves(E);
+  b->does = ctx_alloc(ctx, (b->nm + 1) * sizeof *b->does);
+  b->legal = ctx_alloc(ctx, (b->nm + 1) * sizeof *b->legal);
+  b->gate = ctx_alloc(ctx, (b->nm + 1) * sizeof *b->gate);
+  b->move_of = ctx_alloc(ctx, (G->nprops + 1) * sizeof *b->move_of);
+  for (i = 0; i < b->nm; i++) {
+    est_move(E, i, &b->does[i], &b->legal[i], &b->gate[i]);
+    if (b->does[i] != NONE)
+      b->move_of[b->does[i]] = i + 1;
   }
-  b.trail = ctx_alloc(ctx, (G->nprops + 1) * sizeof *b.trail);
-  b.want = ctx_alloc(ctx, (4 * MAX_GROUP + 8) * sizeof *b.want);
-  b.lit = ctx_alloc(ctx, (4 * MAX_GROUP + 8) * sizeof *b.lit);
-  b.wg = ctx_alloc(ctx, (4 * MAX_GROUP + 8) * sizeof *b.wg);
-  b.wh = ctx_alloc(ctx, (4 * MAX_GROUP + 8) * sizeof *b.wh);
-  b.X = est_eval(E);
-  b.work0 = b.X->evals;
-  kern_unfix(b.X);
-  candidates(&b);
-  prove(&b, start);
-  useful(&b, start);
-  kern_unfix(b.X);
-  if (b.nu) {
-    uint8_t *best = ctx_alloc(ctx, b.nu + 1);
-    choose_groups(&b, best);
-    D = groups_made(&b, best, start);
-    if (most > 0) {
-      uint32_t *duse = ctx_alloc(ctx, (b.nu + 1) * sizeof *duse), g = 0;
-      for (i = 0; i < b.nu; i++)
-        if (best[i] == 2)
-          duse[g++] = i;
-      patterns(&b, D, duse, most);
-      ctx_free(ctx, duse);
-    }
+  b->trail = ctx_alloc(ctx, (G->nprops + 1) * sizeof *b->trail);
+  b->want = ctx_alloc(ctx, (4 * MAX_GROUP + 8) * sizeof *b->want);
+  b->lit = ctx_alloc(ctx, (4 * MAX_GROUP + 8) * sizeof *b->lit);
+  b->wg = ctx_alloc(ctx, (4 * MAX_GROUP + 8) * sizeof *b->wg);
+  b->wh = ctx_alloc(ctx, (4 * MAX_GROUP + 8) * sizeof *b->wh);
+  b->X = est_eval(E);
+  b->work0 = b->X->evals;
+  kern_unfix(b->X);
+  candidates(b);
+  prove(b, start);
+  useful(b, start);
+  kern_unfix(b->X);
+  if (b->nu) {
+    uint8_t *best = ctx_alloc(ctx, b->nu + 1);
+    choose_groups(b, best);
+    if (free)
+      free_group(b, best);
+    D = groups_made(b, best, start);
+    b->duse = ctx_alloc(ctx, (b->nu + 1) * sizeof *b->duse);
+    for (i = 0; i < b->nu; i++)
+      if (best[i] == 2)
+        b->duse[g++] = i;
     ctx_free(ctx, best);
   }
-  build_free(&b);
   return D;
 }
 
@@ -1061,32 +866,11 @@ void groups_free(gdl_ctx *ctx, groups_t *D)
   ctx_free(ctx, D);
 }
 
-groups_t *groups_get(gdl_ctx *ctx, analyses_t *A, const uint32_t *start,
-                     uint64_t most, const char *cache)
-{
-  if (!A->groups_tried) {
-    /* (a search that throws puts its own deadline back) */
-    double d = ctx->deadline, t = ctx_clock();
-    est_t *E = est_get(ctx, A);
-    if (A->deadline > 0 && d > 0 && A->deadline > d)
-      ctx->deadline = A->deadline;
-    A->groups = groups_build(ctx, E, start, most, cache);
-    A->groups_tried = 1;
-    if (d > 0) {               /* the search's share starts again after */
-      double late = d + (ctx_clock() - t);
-      ctx->deadline = A->deadline > 0 && late > A->deadline ? A->deadline
-                                                            : late;
-      A->grace = ctx->deadline - d;
-    }
-  }
-  return A->groups;
-}
-
 int groups_hold(const groups_t *D, const uint32_t *w)
 {
   uint32_t g;
   for (g = 0; g < D->nall; g++)
-    if (value(D->all + D->all_lo[g], D->all_lo[g + 1] - D->all_lo[g], w) ==
+    if (grp_value(D->all + D->all_lo[g], D->all_lo[g + 1] - D->all_lo[g], w) ==
         NONE)
       return 0;
   return 1;
@@ -1103,6 +887,19 @@ uint32_t groups_cached(const groups_t *D, const char **why)
   return D ? D->ncached : 0;
 }
 
+uint32_t groups_patterned(const groups_t *D)
+{
+  uint32_t g, n = 0;
+  for (g = 0; D && D->inpat && g < D->ng; g++)
+    n += D->inpat[g] != 0;
+  return n;
+}
+
+double groups_seconds(const groups_t *D)
+{
+  return D ? D->seconds : 0;
+}
+
 uint32_t groups_patterns(const groups_t *D, uint64_t *entries)
 {
   uint32_t p;
@@ -1112,18 +909,23 @@ uint32_t groups_patterns(const groups_t *D, uint64_t *entries)
   return D ? D->npat : 0;
 }
 
+uint32_t groups_nvalues(const groups_t *D)
+{
+  return D ? D->ng + D->nfree : 0;
+}
+
 void groups_values(const groups_t *D, const uint32_t *w, uint32_t *v)
 {
   uint32_t g;
-  for (g = 0; g < D->ng; g++)
-    v[g] = value(D->slot + D->lo[g], D->lo[g + 1] - D->lo[g], w);
+  for (g = 0; g < D->ng + D->nfree; g++)
+    v[g] = grp_value(D->slot + D->lo[g], D->lo[g + 1] - D->lo[g], w);
 }
 
 void groups_step(const groups_t *D, const uint32_t *pw, const uint32_t *pv,
                  const uint32_t *w, uint32_t words, uint32_t *v)
 {
   uint32_t k;
-  COPY(v, pv, D->ng * sizeof *v);
+  COPY(v, pv, (D->ng + D->nfree) * sizeof *v);
   for (k = 0; k < words; k++) {
     uint32_t x = pw[k] ^ w[k];
     while (x) {
@@ -1139,7 +941,7 @@ void groups_step(const groups_t *D, const uint32_t *pw, const uint32_t *pv,
        * at once (where the proof does not speak of the state) are NONE,
        * from which a group is read in full */
       if (v[g] == NONE)
-        v[g] = value(D->slot + D->lo[g], n, w);
+        v[g] = grp_value(D->slot + D->lo[g], n, w);
       else if (word_bit(w, s))
         v[g] = v[g] == n || !word_bit(w, D->slot[D->lo[g] + v[g]])
                    ? D->splace[s] : NONE;
@@ -1151,7 +953,7 @@ void groups_step(const groups_t *D, const uint32_t *pw, const uint32_t *pv,
 
 uint32_t groups_h(const groups_t *D, const uint32_t *v)
 {
-  uint32_t g, p, i, sum = 0, cv[64];
+  uint32_t g, p, i, sum = 0, all = 0, cv[64];
   for (g = 0; g < D->ng; g++) {
     uint32_t d;
     if (v[g] == NONE)
@@ -1159,9 +961,13 @@ uint32_t groups_h(const groups_t *D, const uint32_t *v)
     d = D->dist[D->lo[g] + g + v[g]];
     if (d == INF)
       return EST_DEAD;
+    all += d;
     if (!D->inpat || !D->inpat[g])
       sum += d;
   }
+  if (D->nfree && D->npat &&
+      (v[g] == NONE || D->cm[D->lo[g] + g + v[g]] == NONE))
+    return all;                /* a free value no table has */
   for (p = 0; p < D->npat; p++) {
     uint32_t d;
     for (i = D->pat_lo[p]; i < D->pat_lo[p + 1]; i++) {
@@ -1180,7 +986,7 @@ uint32_t groups_sum(const groups_t *D, const uint32_t *w)
 {
   uint32_t g, sum = 0;
   for (g = 0; g < D->ng; g++) {
-    uint32_t v = value(D->slot + D->lo[g], D->lo[g + 1] - D->lo[g], w), d;
+    uint32_t v = grp_value(D->slot + D->lo[g], D->lo[g + 1] - D->lo[g], w), d;
     if (v == NONE)
       return 0;                /* not a state the proof speaks of */
     d = D->dist[D->lo[g] + g + v];

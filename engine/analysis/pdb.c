@@ -23,11 +23,16 @@
 
 #define PDB_NONE 0xff           /* an entry: no abstract plan */
 #define MAXV 64                 /* values of a group: bits of a mask */
+#define NONE UINT32_MAX
+#define NONE64 UINT64_MAX
 
 typedef struct {
   uint32_t from, to;            /* the group's values */
   uint64_t *mask;               /* per group of the pattern: its values
-                                   allowed (the edge's own group: all) */
+                                   allowed (the edge's own group and the
+                                   one it moves with: all) */
+  uint32_t co, cfrom, cto;      /* a group that moves with it (NONE: none),
+                                   from cfrom to cto */
 } pedge_t;
 
 struct pdb {
@@ -35,6 +40,8 @@ struct pdb {
   uint32_t *nv;                 /* per group: values */
   uint64_t *radix;              /* per group: its place's weight */
   uint8_t **goal;               /* per group, per value: a goal value */
+  uint8_t *free;                /* per group: 1 where its own edges cost
+                                   nothing */
   pedge_t **edge;               /* per group: its edges */
   uint32_t *ne, *ecap;
   uint64_t n;                   /* placements */
@@ -62,6 +69,7 @@ pdb_t *pdb_open(gdl_ctx *ctx, uint32_t ng, const uint32_t *nv,
   T->edge = ctx_alloc(ctx, (ng + 1) * sizeof *T->edge);
   T->ne = ctx_alloc(ctx, (ng + 1) * sizeof *T->ne);
   T->ecap = ctx_alloc(ctx, (ng + 1) * sizeof *T->ecap);
+  T->free = ctx_alloc(ctx, ng + 1);
   for (g = ng, n = 1; g-- > 0;) {
     T->nv[g] = nv[g];
     T->radix[g] = n;
@@ -76,16 +84,33 @@ void pdb_goal(pdb_t *T, uint32_t g, uint32_t v)
   T->goal[g][v] = 1;
 }
 
-void pdb_edge(gdl_ctx *ctx, pdb_t *T, uint32_t g, uint32_t from, uint32_t to,
-              const uint64_t *mask)
+void pdb_free_group(pdb_t *T, uint32_t g)
+{
+  T->free[g] = 1;
+}
+
+void pdb_co_edge(gdl_ctx *ctx, pdb_t *T, uint32_t g, uint32_t from,
+                 uint32_t to, const uint64_t *mask, uint32_t co,
+                 uint32_t cfrom, uint32_t cto)
 {
   pedge_t *e;
   GROW(ctx, T->edge[g], T->ecap[g], T->ne[g]);
   e = &T->edge[g][T->ne[g]++];
   e->from = from;
   e->to = to;
+  e->co = co;
+  e->cfrom = cfrom;
+  e->cto = cto;
   e->mask = ctx_alloc(ctx, (T->ng + 1) * sizeof *e->mask);
   COPY(e->mask, mask, T->ng * sizeof *mask);
+  if (co != NONE)
+    e->mask[co] = ~0ull;
+}
+
+void pdb_edge(gdl_ctx *ctx, pdb_t *T, uint32_t g, uint32_t from, uint32_t to,
+              const uint64_t *mask)
+{
+  pdb_co_edge(ctx, T, g, from, to, mask, NONE, 0, 0);
 }
 
 /* Placement x's values into v. */
@@ -113,11 +138,27 @@ static void edges_by_target(gdl_ctx *ctx, const pdb_t *T, uint32_t g,
   ctx_free(ctx, k);
 }
 
+/* Placement y's predecessor by edge e of group g (y's values v), or
+ * NONE where the edge cannot lead to y. */
+static uint64_t before(const pdb_t *T, uint32_t g, const pedge_t *e,
+                       uint64_t y, const uint32_t *v)
+{
+  uint32_t h;
+  for (h = 0; h < T->ng && (e->mask[h] >> v[h] & 1); h++)
+    ;
+  if (h < T->ng || (e->co != NONE && v[e->co] != e->cto))
+    return NONE64;
+  y += ((uint64_t)e->from - e->to) * T->radix[g];
+  if (e->co != NONE)
+    y += ((uint64_t)e->cfrom - e->cto) * T->radix[e->co];
+  return y;
+}
+
 int pdb_solve(gdl_ctx *ctx, pdb_t *T, double until)
 {
-  uint32_t *q, v[MAXV], g, i, h, lv, *at[MAXV];
+  uint32_t *cur, *nxt, *sw, v[MAXV], g, i, lv, *at[MAXV];
   const pedge_t **into[MAXV];
-  uint64_t x, nq = 0, head = 0, lvend;
+  uint64_t x, ncur = 0, nnxt, head;
   int done = 1;
   if (T->ng > MAXV || T->n > UINT32_MAX)
     return 0;
@@ -128,47 +169,59 @@ int pdb_solve(gdl_ctx *ctx, pdb_t *T, double until)
   }
   T->tab = ctx_alloc(ctx, T->n);
   memset(T->tab, PDB_NONE, T->n);
-  q = ctx_alloc(ctx, T->n * sizeof *q);
+  cur = ctx_alloc(ctx, T->n * sizeof *cur);
+  nxt = ctx_alloc(ctx, T->n * sizeof *nxt);
   for (x = 0; x < T->n; x++) {  /* the goal placements */
     decode(T, x, v);
     for (g = 0; g < T->ng && T->goal[g][v[g]]; g++)
       ;
     if (g == T->ng) {
       T->tab[x] = 0;
-      q[nq++] = (uint32_t)x;
+      cur[ncur++] = (uint32_t)x;
     }
   }
-  /* backwards: a placement one move before one of level lv; a move of
-   * group g from `from` to `to`, allowed by the others' values (which
-   * it leaves as they are) */
-  for (lv = 0, lvend = nq; head < nq && done; lv++, lvend = nq) {
+  /* backwards, a level at a time: a placement one move before one of
+   * level lv; a move of group g from `from` to `to` (and of the group
+   * that moves with it), allowed by the others' values (which it leaves
+   * as they are).  A free group's move costs nothing: its placement is
+   * of level lv too, and is taken in this level (a placement on the
+   * next level's list that comes to lv is passed over there). */
+  for (lv = 0; ncur > 0 && done; lv++) {
     if (lv + 1 >= PDB_NONE)
       break;
-    for (; head < lvend; head++) {
-      uint64_t y = q[head];
+    for (head = 0, nnxt = 0; head < ncur; head++) {
+      uint64_t y = cur[head];
       if ((head & 0xffff) == 0 && until > 0 && ctx_clock() > until) {
         done = 0;
         break;
       }
+      if (T->tab[y] != lv)
+        continue;
       decode(T, y, v);
       for (g = 0; g < T->ng; g++)
         for (i = at[g][v[g]]; i < at[g][v[g] + 1]; i++) {
-          const pedge_t *e = into[g][i];
-          uint64_t p;
-          for (h = 0; h < T->ng && (e->mask[h] >> v[h] & 1); h++)
-            ;
-          if (h < T->ng)
+          uint64_t p = before(T, g, into[g][i], y, v);
+          if (p == NONE64)
             continue;
-          p = y + ((uint64_t)e->from - e->to) * T->radix[g];
-          if (T->tab[p] == PDB_NONE) {
+          if (T->free[g]) {
+            if (T->tab[p] == PDB_NONE || T->tab[p] > lv) {
+              T->tab[p] = (uint8_t)lv;
+              cur[ncur++] = (uint32_t)p;
+            }
+          } else if (T->tab[p] == PDB_NONE) {
             T->tab[p] = (uint8_t)(lv + 1);
             T->maxd = lv + 1;
-            q[nq++] = (uint32_t)p;
+            nxt[nnxt++] = (uint32_t)p;
           }
         }
     }
+    sw = cur;
+    cur = nxt;
+    nxt = sw;
+    ncur = nnxt;
   }
-  ctx_free(ctx, q);
+  ctx_free(ctx, cur);
+  ctx_free(ctx, nxt);
   for (g = 0; g < T->ng; g++) {
     ctx_free(ctx, at[g]);
     ctx_free(ctx, into[g]);
@@ -217,6 +270,16 @@ static uint64_t relabel_mask(const pdb_t *T, uint32_t *const *vpos,
   return r;
 }
 
+/* Edge e of group g's place in the order of the key: by its values, and
+ * those of the group that moves with it, in the numbering vpos. */
+static uint32_t edge_rank(uint32_t g, uint32_t *const *vpos,
+                          const pedge_t *e)
+{
+  uint32_t r = vpos[g][e->from] * MAXV + vpos[g][e->to];
+  r = r * (MAXV + 1) + (e->co == NONE ? 0 : 1 + vpos[e->co][e->cfrom]);
+  return r * MAXV + (e->co == NONE ? 0 : vpos[e->co][e->cto]);
+}
+
 /* The abstract game in the numbering given (group g is the gpos[g]-th,
  * its value v the vpos[g][v]-th), as bytes: the groups, each one's
  * values, its goal values (a byte each), its edges sorted by their
@@ -237,17 +300,22 @@ static size_t key_bytes(gdl_ctx *ctx, const pdb_t *T, const uint32_t *gpos,
     for (v = 0; v < T->nv[g]; v++)
       vinv[vpos[g][v]] = v;
     at = put(out, at, T->nv[g], 4);
+    at = put(out, at, T->free[g], 1);
     for (v = 0; v < T->nv[g]; v++)
       at = put(out, at, T->goal[g][vinv[v]], 1);
     at = put(out, at, T->ne[g], 4);
     for (i = 0; i < T->ne[g]; i++)
-      ord[i] = (uint64_t)(vpos[g][T->edge[g][i].from] * MAXV +
-                          vpos[g][T->edge[g][i].to]) << 32 | i;
+      ord[i] = (uint64_t)edge_rank(g, vpos, &T->edge[g][i]) << 32 | i;
     qsort(ord, T->ne[g], sizeof *ord, by_u64);
     for (i = 0; i < T->ne[g]; i++) {
       const pedge_t *e = &T->edge[g][(uint32_t)ord[i]];
       at = put(out, at, vpos[g][e->from], 4);
       at = put(out, at, vpos[g][e->to], 4);
+      at = put(out, at, e->co == NONE ? NONE : gpos[e->co], 4);
+      if (e->co != NONE) {
+        at = put(out, at, vpos[e->co][e->cfrom], 4);
+        at = put(out, at, vpos[e->co][e->cto], 4);
+      }
       for (h = 0; h < T->ng; h++)
         at = put(out, at, relabel_mask(T, vpos, inv[h], e->mask[inv[h]]), 8);
     }
@@ -346,6 +414,7 @@ void pdb_free(gdl_ctx *ctx, pdb_t *T)
   ctx_free(ctx, T->edge);
   ctx_free(ctx, T->ne);
   ctx_free(ctx, T->ecap);
+  ctx_free(ctx, T->free);
   ctx_free(ctx, T->tab);
   ctx_free(ctx, T);
 }

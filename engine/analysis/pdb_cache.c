@@ -36,7 +36,7 @@
 #include "analysis/analysis.h"
 
 #define MAGIC "gdl-pdb\n"
-#define VERSION 1u             /* of the format and of what pdb_solve
+#define VERSION 2u             /* of the format and of what pdb_solve
                                   makes of a key: changed with either */
 #define HEAD 44                /* bytes before the key */
 

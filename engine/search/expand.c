@@ -54,6 +54,22 @@ static void use_budget(search_t *S)
   }
 }
 
+#define PDB_ENTRIES (1u << 20)  /* a pattern's placements, by default */
+
+/* At most `most` placements a pattern, within the memory limit: the
+ * tables (a byte a placement, and 8 more while built) of a few patterns
+ * take a quarter of what is left. */
+static uint64_t pdb_most(search_t *S, uint64_t most)
+{
+  gdl_ctx *ctx = S->ctx;
+  if (ctx->limit && most) {
+    uint64_t left = ctx->limit > ctx->used ? ctx->limit - ctx->used : 0;
+    if (most > left / 4 / 9 / 4)
+      most = left / 4 / 9 / 4;
+  }
+  return most;
+}
+
 /* The groups summed (groups.c) of the game, found once a solve (S->A),
  * from its first search's start; used where the search's start is one
  * they speak of. */
@@ -61,16 +77,10 @@ static void use_groups(search_t *S)
 {
   gdl_ctx *ctx = S->ctx;
   uint64_t most = S->o->pdb < 0 ? 0
-                  : S->o->pdb_entries ? S->o->pdb_entries : 1u << 20;
+                  : pdb_most(S, S->o->pdb_entries ? S->o->pdb_entries
+                                                  : PDB_ENTRIES);
   const groups_t *D;
   const char *why;
-  /* under a memory limit, the tables (a byte a placement, and 4 more
-   * while built) of a few patterns take a quarter of what is left */
-  if (ctx->limit && most) {
-    uint64_t left = ctx->limit > ctx->used ? ctx->limit - ctx->used : 0;
-    if (most > left / 4 / 5 / 4)
-      most = left / 4 / 5 / 4;
-  }
   S->A->grace = 0;
   D = groups_get(ctx, S->A, S->cur.facts, most, S->o->pdb_cache);
   S->grace = S->A->grace;      /* the time they took, if made now */
@@ -82,8 +92,33 @@ static void use_groups(search_t *S)
   if (why)
     snprintf(S->res->pdb_cache_warning, sizeof S->res->pdb_cache_warning,
              "%s", why);
-  S->ngv = groups_count(S->D);
+  S->ngv = groups_nvalues(S->D);
   S->hm_skip = S->best != BEST_GBFS;   /* what h_max adds is watched */
+}
+
+int search_grow_groups(search_t *S, double since)
+{
+  uint64_t e0, e1, most = pdb_most(S, 16ull * PDB_ENTRIES);
+  groups_t *D;
+  const char *why;
+  if (S->grow_tried || !S->D || S->o->pdb < 0 || S->o->pdb_entries ||
+      !groups_patterns(S->D, &e0) || most <= PDB_ENTRIES ||
+      ctx_clock() - since < 16 * groups_seconds(S->D))
+    return 0;
+  S->grow_tried = 1;
+  D = groups_build(S->ctx, est_get(S->ctx, S->A), S->cur.facts, most,
+                   S->o->pdb_cache);
+  if (!D || (groups_patterns(D, &e1), e1 <= e0) ||
+      groups_count(D) != groups_count(S->D) ||
+      groups_patterned(D) < groups_patterned(S->D)) {
+    groups_free(S->ctx, D);    /* no better (the time, the memory) */
+    return 0;
+  }
+  S->D = S->Dgrown = D;
+  S->ngv = groups_nvalues(D);
+  S->res->patterns = groups_patterns(D, &S->res->pattern_entries);
+  S->res->patterns_cached = groups_cached(D, &why);
+  return 1;
 }
 
 void search_start(search_t *S)

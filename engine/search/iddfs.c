@@ -289,6 +289,8 @@ static void deepen(search_t *S, int ida)
   }
   S->res->estimate = h0;
   for (I.limit = I.ida ? h0 : 0;; I.limit = I.next) {
+    if (I.ida && I.limit > h0)   /* a long search: bigger tables */
+      search_grow_groups(S, S->t0);
     I.len = 0;
     I.cutoff = 0;
     I.next = UINT32_MAX;

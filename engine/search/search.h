@@ -158,7 +158,10 @@ struct search {
   bud_t *B;                   /* the move budget (pruning only), or NULL */
   bud_t **Bs;                 /* per thread but the first: a copy of B */
   const groups_t *D;          /* groups summed (groups.c), or NULL */
-  uint32_t ngv;               /* ... its values a state (groups_count) */
+  groups_t *Dgrown;           /* ... this search's own, with bigger
+                                 tables (search_grow_groups), or NULL */
+  int grow_tried;
+  uint32_t ngv;               /* ... its values a state (groups_nvalues) */
   uint32_t *gv, gvcap;        /* scratch: a state's values */
   uint32_t *kgv, kgvcap;      /* the kept children's, ngv each */
   int hm_skip;                /* h_max, h_ff only raise the groups' (not
@@ -280,6 +283,14 @@ void search_report(search_t *S, unsigned depth, int force);
  * kind chosen, and the analyses the search reads: the step counter, the
  * move budget, the groups. */
 void search_start(search_t *S);
+/* The pattern databases of the groups (S->D) built again with sixteen
+ * times the placements, for this search alone (its own, freed at its
+ * end), once it has run, since `since`, sixteen times as long as they
+ * took (so at most about as long goes to them as to the search); not
+ * where the user set their size, past the memory limit, or where the
+ * bigger ones come out no better.  1 where S->D is now the bigger ones:
+ * its values of a state are read again (groups_values). */
+int search_grow_groups(search_t *S, double since);
 /* Sets the current state to s (stored as id) and tests it: 1 when it is
  * a solution, -1 when terminal (not to be expanded), 0 otherwise. */
 int expand_test(search_t *S, const gdl_state *s, uint32_t id);

@@ -137,6 +137,8 @@ static void search_free(search_t *S)
   ctx_free(ctx, S->kdead);
   ctx_free(ctx, S->gv);
   ctx_free(ctx, S->kgv);
+  groups_free(ctx, S->Dgrown);
+  S->Dgrown = NULL;
   counter_free(ctx, S->C);
   if (S->value_free)
     S->value_free(S);

@@ -792,7 +792,7 @@ void grp_build_free(build_t *b)
 }
 
 groups_t *grp_build(build_t *b, gdl_ctx *ctx, est_t *E,
-                    const uint32_t *start, int free, const char *cache)
+                    const uint32_t *start, int with_free, const char *cache)
 {
   ground_t *G = ctx->ground;
   groups_t *D = NULL;
@@ -832,7 +832,7 @@ groups_t *grp_build(build_t *b, gdl_ctx *ctx, est_t *E,
   if (b->nu) {
     uint8_t *best = ctx_alloc(ctx, b->nu + 1);
     choose_groups(b, best);
-    if (free)
+    if (with_free)
       free_group(b, best);
     D = groups_made(b, best, start);
     b->duse = ctx_alloc(ctx, (b->nu + 1) * sizeof *b->duse);

@@ -110,11 +110,11 @@ int grp_add_next(build_t *b, uint32_t g, uint32_t i);
 int grp_can_hold(build_t *b);
 
 /* The groups of the network (E's) proven from `start`, those summed
- * chosen and (free: where asked) the free group: their estimate, or NULL;
+ * chosen and (with_free: where asked) the free group: their estimate, or NULL;
  * b holds what the questions need (for the patterns, patterns.c) until
  * grp_build_free. */
 groups_t *grp_build(build_t *b, gdl_ctx *ctx, est_t *E,
-                    const uint32_t *start, int free, const char *cache);
+                    const uint32_t *start, int with_free, const char *cache);
 void grp_build_free(build_t *b);
 
 #endif

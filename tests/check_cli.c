@@ -381,6 +381,7 @@ static const char *const puzzle_files[] = {
   "toazzle-13.kif", "water-jugs.kif", "wolf-goat-cabbage.kif",
   "toads-and-frogs.hrf", "bridge-and-torch.hrf", "lights-out-5x5.kif",
   "queens-20.kif", "nonogram-10x10.kif", "hidato-6x6.kif",
+  "twentyfour-puzzle-40.kif",
 };
 
 START_TEST(test_check_clean)
@@ -896,6 +897,15 @@ static const struct {
     "(slide 3 2) (slide 3 1) (slide 4 1) (slide 4 2) (slide 3 2) "
     "(slide 3 1) (slide 2 1) (slide 1 1) (slide 1 2) (slide 1 3) "
     "(slide 2 3) (slide 3 3) (slide 4 3) (slide 4 4)" },
+  { "puzzles/twentyfour-puzzle-40.kif", 40,
+    "(slide 3 2) (slide 2 2) (slide 1 2) (slide 1 1) (slide 2 1) "
+    "(slide 3 1) (slide 3 2) (slide 4 2) (slide 4 1) (slide 5 1) "
+    "(slide 5 2) (slide 4 2) (slide 4 1) (slide 3 1) (slide 3 2) "
+    "(slide 4 2) (slide 4 3) (slide 5 3) (slide 5 2) (slide 5 1) "
+    "(slide 4 1) (slide 3 1) (slide 2 1) (slide 2 2) (slide 3 2) "
+    "(slide 3 3) (slide 3 4) (slide 4 4) (slide 5 4) (slide 5 3) "
+    "(slide 4 3) (slide 4 2) (slide 3 2) (slide 2 2) (slide 2 3) "
+    "(slide 3 3) (slide 3 4) (slide 3 5) (slide 4 5) (slide 5 5)" },
   { "puzzles/sokoban-three-boxes.kif", 39,
     "(move down) (move down) (move down) (move left) (move down) (move left) "
     "(move left) (move up) (move right) (move up) (move up) (move up) "

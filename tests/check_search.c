@@ -564,6 +564,7 @@ END_TEST
 static const puzzle hard[] = {
   { "puzzles/peg-solitaire-33.kif", 31, 0 },
   { "puzzles/fifteen-puzzle-34.kif", 34, 0 },
+  { "puzzles/twentyfour-puzzle-40.kif", 40, 0 },
 };
 
 START_TEST(test_hard_default)
@@ -859,6 +860,10 @@ static const struct {
    * blank is another relation), so no move of the abstract game would
    * be held back: the blank (the free group) may go through a tile */
   { "tests/encodings/fifteen-tile-at.kif", 34, 15, 30, 0, 30 },
+  /* a 24-puzzle 20 moves out: its groups' proof takes some 200 million
+   * of work (the budget grows with the network; 50 million had it prove
+   * none), its patterns three tiles and the blank each */
+  { "tests/encodings/twentyfour-20.kif", 20, 24, 16, 8, 18 },
 };
 
 START_TEST(test_groups)

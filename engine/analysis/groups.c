@@ -108,10 +108,17 @@ static int satisfiable(build_t *b, const uint32_t *want, uint32_t n)
   kern_eval_t *X = b->X;
   uint32_t i, q, mark;
   int res = V1, x;
-  if (b->over || X->evals - b->work0 + b->steps > WORK) {
+  uint64_t used = X->evals - b->work0 + b->steps;
+  /* past the budget, or (proving) past the least and on the way to more
+   * than the budget, at the work a question so far */
+  if (b->over || used > b->work ||
+      (b->qleft && used > WORK_MIN && b->asked &&
+       used / b->asked * (b->asked + b->qleft) > b->work)) {
     b->over = 1;
     return 1;
   }
+  if (used - b->q0 > QUESTION_WORK)
+    return 1;                  /* this question: "can" */
   kern_poll(b->ctx, X);
   kern_run(X);
   for (i = 0; i < n; i++) {
@@ -152,6 +159,10 @@ int grp_can_hold(build_t *b)
 {
   uint32_t mark = b->ntrail, i, k = 0;
   int r = 0;
+  b->asked++;
+  if (b->qleft)
+    b->qleft--;
+  b->q0 = b->X->evals - b->work0 + b->steps;
   for (i = 0; i < b->nlit; i++) {
     uint32_t p = b->lit[i] >> 1;
     if (b->G->tslot[p] || b->move_of[p]) {
@@ -374,6 +385,9 @@ static void prove(build_t *b, const uint32_t *start)
   for (g = 0; g < b->ng; g++)
     if (b->alive[g] && grp_value(b->slot + b->lo[g], grp_size(b, g), start) == NONE)
       b->alive[g] = 0;
+  for (g = 0; g < b->ng; g++)  /* the questions of a round, at most */
+    if (b->alive[g] && !inside(b, g))
+      b->qleft += (uint64_t)grp_size(b, g) * (grp_size(b, g) - 1) / 2;
   do {
     changed = 0;
     for (g = 0; g < b->ng; g++) {
@@ -393,11 +407,13 @@ static void prove(build_t *b, const uint32_t *start)
           }
           if (b->over) {       /* not proven: none is */
             memset(b->alive, 0, b->ng);
+            b->qleft = 0;
             return;
           }
         }
     }
   } while (changed);
+  b->qleft = 0;
 }
 
 /* ---- 3. values and distances ------------------------------------------ */
@@ -824,6 +840,9 @@ groups_t *grp_build(build_t *b, gdl_ctx *ctx, est_t *E,
   b->wh = ctx_alloc(ctx, (4 * MAX_GROUP + 8) * sizeof *b->wh);
   b->X = est_eval(E);
   b->work0 = b->X->evals;
+  b->work = WORK_PER_PROP2 * G->nprops * G->nprops;
+  b->work = b->work < WORK_MIN ? WORK_MIN
+            : b->work > WORK_MAX ? WORK_MAX : b->work;
   kern_unfix(b->X);
   candidates(b);
   prove(b, start);

@@ -12,9 +12,20 @@
 #define MAX_ARITY 6            /* a relation of more arguments: no groups */
 #define MAX_GROUP 256          /* a bigger group is left out */
 #define MAX_MOVES 4096         /* more moves: no groups */
-#define WORK 50000000u         /* propositions evaluated and fluents fixed,
-                                  in all (a 15-puzzle takes 29M): past it,
-                                  every question is answered "can" */
+/* The work of the questions (propositions evaluated and fluents fixed),
+ * in all: 200 a proposition squared, from 50 to 400 million (the
+ * 15-puzzle's 581 propositions take 25 million, the 24-puzzle's 1,355
+ * take 213 million: the questions grow with the groups' pairs of values
+ * as well as with the network); past it, every question is answered
+ * "can".  The proof stops at the least where, at the work its questions
+ * took so far, those left would take it past the budget (queens16ug,
+ * hidato37, the pancakes: 1 to 2 billion). */
+#define WORK_MIN 50000000ull
+#define WORK_MAX 400000000ull
+#define WORK_PER_PROP2 200ull
+#define QUESTION_WORK 100000ull    /* a question's: past it, "can" (many
+                                      of queens16ug's take a million; the
+                                      24-puzzle's, 500 on average) */
 
 struct groups {
   uint32_t ng;                 /* groups summed */
@@ -61,7 +72,11 @@ typedef struct {
   uint32_t *wg, *wh;           /* scratch: ways two groups change */
   uint64_t work0;              /* X->evals at the start */
   uint64_t steps;              /* fluents and moves fixed by propagation */
-  int over;                    /* past WORK */
+  uint64_t work;               /* the questions' budget (WORK_*) */
+  uint64_t asked, qleft;       /* questions asked; while proving, those
+                                  left of a round at most */
+  uint64_t q0;                 /* the work when this question was asked */
+  int over;                    /* past it */
   /* the groups whose distances are not all 0 (useful ones) */
   uint32_t nu, *use;           /* per useful group: its candidate */
   uint32_t **dist;             /* per useful group: per value */

@@ -48,7 +48,8 @@ static int moves_with(build_t *b, uint32_t cg, uint32_t i, uint32_t u,
 
 /* The masks of a move of the pattern's a-th group (candidate cg) from
  * value i to u: per other group but the free one (f), its values that
- * allow it; 1 where one is held back. */
+ * allow it; 1 where some are held back, -1 where one group allows none
+ * (no such move). */
 static int masks(build_t *b, const groups_t *D, const uint32_t *duse,
                  const uint32_t *pg, uint32_t k, uint32_t a, uint32_t f,
                  uint32_t cg, uint32_t i, uint32_t u, const uint32_t *nv,
@@ -67,6 +68,8 @@ static int masks(build_t *b, const groups_t *D, const uint32_t *duse,
       if (ch[v] != NONE &&
           moves_with(b, cg, i, u, cand_of(b, D, duse, h), v, v))
         mask[c] |= 1ull << ch[v];
+    if (!mask[c])
+      return -1;
     if (mask[c] != (nv[c] < 64 ? (1ull << nv[c]) - 1 : ~0ull))
       restricted = 1;
   }
@@ -76,11 +79,13 @@ static int masks(build_t *b, const groups_t *D, const uint32_t *duse,
 /* Pattern p of D (groups pat_g[pat_lo[p] ..), duse: per group of D its
  * useful index) as an abstract game: its goal values, its edges and
  * what each allows of the others; solved, or NULL where it does not fit
- * `most` placements or the time.  The free group (groups.c), last where
+ * `most` placements or the time, or (*useless set) where no group holds
+ * back another's moves.  The free group (groups.c), last where
  * a pattern has it, moves with the others' moves where a real move may
  * take both, and on its own for nothing. */
 static pdb_t *pattern_db(build_t *b, groups_t *D, uint32_t p,
-                         const uint32_t *duse, uint64_t most, double until)
+                         const uint32_t *duse, uint64_t most, double until,
+                         int *useless)
 {
   gdl_ctx *ctx = b->ctx;
   uint32_t k = D->pat_lo[p + 1] - D->pat_lo[p], *pg = D->pat_g + D->pat_lo[p];
@@ -117,7 +122,10 @@ static pdb_t *pattern_db(build_t *b, groups_t *D, uint32_t p,
       for (u = 0; u < n; u++) {
         if (!e[i * n + u] || cm[i] == NONE || cm[u] == NONE)
           continue;
-        restricted |= masks(b, D, duse, pg, k, a, f, cg, i, u, nv, mask);
+        int r = masks(b, D, duse, pg, k, a, f, cg, i, u, nv, mask);
+        if (r < 0)
+          continue;
+        restricted |= r;
         if (f == NONE || a == f) {
           pdb_edge(ctx, T, a, cm[i], cm[u], mask);
           continue;
@@ -140,6 +148,7 @@ static pdb_t *pattern_db(build_t *b, groups_t *D, uint32_t p,
    * anywhere): the table would be the groups' distances summed, which
    * they are without it */
   if (!restricted) {
+    *useless = 1;
     pdb_free(ctx, T);
     return NULL;
   }
@@ -196,6 +205,7 @@ static void patterns(build_t *b, groups_t *D, const uint32_t *duse,
 {
   gdl_ctx *ctx = b->ctx;
   uint32_t ng = D->ng, *ord, g, i, j, v, n = 0, np = 0;
+  int useless = 0;
   char **key;
   uint64_t prod, pf = 1;
   double until = ctx->deadline > 0
@@ -246,8 +256,11 @@ static void patterns(build_t *b, groups_t *D, const uint32_t *duse,
         if (D->nfree)
           D->pat_g[D->pat_lo[np] + n++] = ng;
         D->pat_lo[np + 1] = D->pat_lo[np] + n;
-        if ((D->pat[np] = pattern_db(b, D, np, duse, most, until)))
+        if ((D->pat[np] = pattern_db(b, D, np, duse, most, until,
+                                     &useless)))
           np++;
+        else if (useless)      /* the others alike: no more questions */
+          break;
       }
       n = 0;
       prod = pf;

@@ -418,23 +418,20 @@ static void prove(build_t *b, const uint32_t *start)
 
 /* ---- 3. values and distances ------------------------------------------ */
 
-/* Group g's distances (values 0 .. size, none last) into d, and its
- * edges into e (a row of size + 1 bytes per value): 0 where every
- * distance is 0. */
-static int distances(build_t *b, uint32_t g, uint32_t *d, uint8_t *e)
+/* Whether value i of group g can hold where the game ends won. */
+static int at_goal(build_t *b, uint32_t g, uint32_t i)
 {
-  uint32_t n = grp_size(b, g) + 1, i, u, lv, nonzero = 0;
-  uint32_t goal = est_goal(b->E), term = est_terminal(b->E);
-  for (i = 0; i < n; i++) {
-    grp_add_value(b, g, i);
-    add_lit(b, LIT(goal, 1));
-    add_lit(b, LIT(term, 1));
-    d[i] = grp_can_hold(b) ? 0 : INF;
-    if (d[i])
-      nonzero = 1;
-  }
-  if (!nonzero)
-    return 0;
+  grp_add_value(b, g, i);
+  add_lit(b, LIT(est_goal(b->E), 1));
+  add_lit(b, LIT(est_terminal(b->E), 1));
+  return grp_can_hold(b);
+}
+
+/* Group g's edges into e (a row of size + 1 bytes per value): value i
+ * to u where one move may take it there. */
+static void edges(build_t *b, uint32_t g, uint8_t *e)
+{
+  uint32_t n = grp_size(b, g) + 1, i, u;
   for (i = 0; i < n; i++)
     for (u = 0; u < n; u++) {
       e[i * n + u] = 0;
@@ -446,6 +443,21 @@ static int distances(build_t *b, uint32_t g, uint32_t *d, uint8_t *e)
       else
         b->nlit = 0;
     }
+}
+
+/* Group g's distances (values 0 .. size, none last) into d, and its
+ * edges into e: 0 where every distance is 0. */
+static int distances(build_t *b, uint32_t g, uint32_t *d, uint8_t *e)
+{
+  uint32_t n = grp_size(b, g) + 1, i, u, lv, nonzero = 0;
+  for (i = 0; i < n; i++) {
+    d[i] = at_goal(b, g, i) ? 0 : INF;
+    if (d[i])
+      nonzero = 1;
+  }
+  if (!nonzero)
+    return 0;
+  edges(b, g, e);
   /* backwards from the goal values, a level at a time */
   for (lv = 0;; lv++) {
     int more = 0;
@@ -666,15 +678,8 @@ static void free_group(build_t *b, const uint8_t *best)
   ctx_free(ctx, taken);
   if (b->fc == NONE || b->over)
     return;
-  n = top;
-  b->fe = ctx_alloc(ctx, (size_t)n * n);
-  for (i = 0; i < n; i++)
-    for (v = 0; v < n; v++) {
-      grp_add_value(b, b->fc, i);
-      if (v != i && grp_add_next(b, b->fc, v))
-        b->fe[i * n + v] = (uint8_t)grp_can_hold(b);
-      b->nlit = 0;
-    }
+  b->fe = ctx_alloc(ctx, (size_t)top * top);
+  edges(b, b->fc, b->fe);
   for (i = 0; i < b->nu && c < 2; i++)
     if (best[i] == 2 && conflict(b, b->fc, b->fe, b->use[i], b->edge[i]))
       c++;
@@ -739,12 +744,8 @@ static groups_t *groups_made(build_t *b, const uint8_t *best,
     D->nfree = 1;              /* the values that can hold at the goal */
     D->lo[g + 1] = at + nf;
     COPY(D->slot + at, b->slot + b->lo[b->fc], nf * sizeof *D->slot);
-    for (i = 0; i <= nf; i++) {
-      grp_add_value(b, b->fc, i);
-      add_lit(b, LIT(est_goal(b->E), 1));
-      add_lit(b, LIT(est_terminal(b->E), 1));
-      D->dist[at + ns + i] = grp_can_hold(b) ? 0 : INF;
-    }
+    for (i = 0; i <= nf; i++)
+      D->dist[at + ns + i] = at_goal(b, b->fc, i) ? 0 : INF;
   }
   D->nslots = b->G->ntslots;
   D->sgroup = ctx_alloc(ctx, (D->nslots + 1) * sizeof *D->sgroup);

@@ -20,16 +20,15 @@ static char *slot_text(gdl_ctx *ctx, const ground_t *G, uint32_t s)
 }
 
 /* Group g of D: its candidate, and its edges (a row per value). */
-static uint32_t cand_of(const build_t *b, const groups_t *D,
-                        const uint32_t *duse, uint32_t g)
+static uint32_t cand_of(const build_t *b, const groups_t *D, uint32_t g)
 {
-  return g < D->ng ? b->use[duse[g]] : b->fc;
+  return g < D->ng ? b->use[b->duse[g]] : b->fc;
 }
 
 static const uint8_t *edges_of(const build_t *b, const groups_t *D,
-                               const uint32_t *duse, uint32_t g)
+                               uint32_t g)
 {
-  return g < D->ng ? b->edge[duse[g]] : b->fe;
+  return g < D->ng ? b->edge[b->duse[g]] : b->fe;
 }
 
 /* Whether one move may take candidate cg from value i to u while
@@ -50,8 +49,7 @@ static int moves_with(build_t *b, uint32_t cg, uint32_t i, uint32_t u,
  * value i to u: per other group but the free one (f), its values that
  * allow it; 1 where some are held back, -1 where one group allows none
  * (no such move). */
-static int masks(build_t *b, const groups_t *D, const uint32_t *duse,
-                 const uint32_t *pg, uint32_t k, uint32_t a, uint32_t f,
+static int masks(build_t *b, const groups_t *D, const uint32_t *pg, uint32_t k, uint32_t a, uint32_t f,
                  uint32_t cg, uint32_t i, uint32_t u, const uint32_t *nv,
                  uint64_t *mask)
 {
@@ -66,7 +64,7 @@ static int masks(build_t *b, const groups_t *D, const uint32_t *duse,
     mask[c] = 0;
     for (v = 0; v < nh; v++)
       if (ch[v] != NONE &&
-          moves_with(b, cg, i, u, cand_of(b, D, duse, h), v, v))
+          moves_with(b, cg, i, u, cand_of(b, D, h), v, v))
         mask[c] |= 1ull << ch[v];
     if (!mask[c])
       return -1;
@@ -76,15 +74,14 @@ static int masks(build_t *b, const groups_t *D, const uint32_t *duse,
   return restricted;
 }
 
-/* Pattern p of D (groups pat_g[pat_lo[p] ..), duse: per group of D its
- * useful index) as an abstract game: its goal values, its edges and
+/* Pattern p of D (groups pat_g[pat_lo[p] ..)) as an abstract game: its goal values, its edges and
  * what each allows of the others; solved, or NULL where it does not fit
  * `most` placements or the time, or (*useless set) where no group holds
  * back another's moves.  The free group (groups.c), last where
  * a pattern has it, moves with the others' moves where a real move may
  * take both, and on its own for nothing. */
 static pdb_t *pattern_db(build_t *b, groups_t *D, uint32_t p,
-                         const uint32_t *duse, uint64_t most, double until,
+                         uint64_t most, double until,
                          int *useless)
 {
   gdl_ctx *ctx = b->ctx;
@@ -112,9 +109,9 @@ static pdb_t *pattern_db(build_t *b, groups_t *D, uint32_t p,
   }
   for (a = 0; a < k; a++) {
     uint32_t g = pg[a], n = D->lo[g + 1] - D->lo[g] + 1;
-    uint32_t cg = cand_of(b, D, duse, g);
+    uint32_t cg = cand_of(b, D, g);
     const uint32_t *cm = D->cm + D->lo[g] + g;
-    const uint8_t *e = edges_of(b, D, duse, g);
+    const uint8_t *e = edges_of(b, D, g);
     for (i = 0; i < n; i++)
       if (cm[i] != NONE && D->dist[D->lo[g] + g + i] == 0)
         pdb_goal(T, a, cm[i]);
@@ -122,7 +119,7 @@ static pdb_t *pattern_db(build_t *b, groups_t *D, uint32_t p,
       for (u = 0; u < n; u++) {
         if (!e[i * n + u] || cm[i] == NONE || cm[u] == NONE)
           continue;
-        int r = masks(b, D, duse, pg, k, a, f, cg, i, u, nv, mask);
+        int r = masks(b, D, pg, k, a, f, cg, i, u, nv, mask);
         if (r < 0)
           continue;
         restricted |= r;
@@ -200,8 +197,7 @@ static int text_before(const char *x, const char *y)
  * as fit `most` placements; each of two groups or more gets a database.
  * A pattern whose questions pass the work is built with what was
  * answered: unsure answers are "can", which only lowers its entries. */
-static void patterns(build_t *b, groups_t *D, const uint32_t *duse,
-                     uint64_t most)
+static void patterns(build_t *b, groups_t *D, uint64_t most)
 {
   gdl_ctx *ctx = b->ctx;
   uint32_t ng = D->ng, *ord, g, i, j, v, n = 0, np = 0;
@@ -256,7 +252,7 @@ static void patterns(build_t *b, groups_t *D, const uint32_t *duse,
         if (D->nfree)
           D->pat_g[D->pat_lo[np] + n++] = ng;
         D->pat_lo[np + 1] = D->pat_lo[np] + n;
-        if ((D->pat[np] = pattern_db(b, D, np, duse, most, until,
+        if ((D->pat[np] = pattern_db(b, D, np, most, until,
                                      &useless)))
           np++;
         else if (useless)      /* the others alike: no more questions */
@@ -288,7 +284,7 @@ groups_t *groups_build(gdl_ctx *ctx, est_t *E, const uint32_t *start,
   groups_t *D = grp_build(&b, ctx, E, start, most > 0, cache);
   if (D && most > 0) {
     double t = ctx_clock();
-    patterns(&b, D, b.duse, most);
+    patterns(&b, D, most);
     D->seconds = ctx_clock() - t;
   }
   grp_build_free(&b);

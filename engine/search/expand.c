@@ -98,7 +98,7 @@ static void use_groups(search_t *S)
 
 int search_grow_groups(search_t *S, double since)
 {
-  uint64_t e0, e1, most = pdb_most(S, 16ull * PDB_ENTRIES);
+  uint64_t e0, e1 = 0, most = pdb_most(S, 16ull * PDB_ENTRIES);
   groups_t *D;
   const char *why;
   if (S->grow_tried || !S->D || S->o->pdb < 0 || S->o->pdb_entries ||
@@ -108,8 +108,8 @@ int search_grow_groups(search_t *S, double since)
   S->grow_tried = 1;
   D = groups_build(S->ctx, est_get(S->ctx, S->A), S->cur.facts, most,
                    S->o->pdb_cache);
-  if (!D || (groups_patterns(D, &e1), e1 <= e0) ||
-      groups_count(D) != groups_count(S->D) ||
+  groups_patterns(D, &e1);
+  if (!D || e1 <= e0 || groups_count(D) != groups_count(S->D) ||
       groups_patterned(D) < groups_patterned(S->D)) {
     groups_free(S->ctx, D);    /* no better (the time, the memory) */
     return 0;

@@ -298,8 +298,8 @@ groups_t *groups_get(gdl_ctx *ctx, analyses_t *A, const uint32_t *start,
     /* (a search that throws puts its own deadline back) */
     double d = ctx->deadline, t = ctx_clock();
     est_t *E = est_get(ctx, A);
-    if (A->deadline > 0 && d > 0 && A->deadline > d)
-      ctx->deadline = A->deadline;
+    if (d > 0 && (A->deadline == 0 || A->deadline > d))
+      ctx->deadline = A->deadline;     /* the solve's, or none */
     A->groups = groups_build(ctx, E, start, most, cache);
     A->groups_tried = 1;
     if (d > 0) {               /* the search's share starts again after */

@@ -451,7 +451,8 @@ typedef struct {
                               shorter (opts.shorten) */
   uint64_t expanded, generated;
 } gdl_search_count;
-#define GDL_MAX_SEARCHES 8 /* auto's seven turns and "shorten" */
+#define GDL_MAX_SEARCHES 10 /* auto's seven turns, bfs and sat beside them,
+                               and "shorten" */
 
 typedef struct {
   gdl_solve_status status;

@@ -15,6 +15,8 @@
  * gives the result:
  *   1 astar  a glance (1/20 of the time, at most 0.5 s): where the
  *            estimates or the dead ends cut the space down, this is all;
+ *            bfs beside it, with as long, where there is a second core
+ *            (beside_start, below);
  *   2 bfs    (1/9, at most 3 s): a small space is searched fastest blind,
  *            no estimate to compute;
  *   3 astar  (1/6 of what is left, or 10 s): optimal where it can finish;
@@ -24,7 +26,7 @@
  *   6 gbfs   (3/4 of what is left, or 40 s): some plan, guided by h_ff;
  *   7 dfs    (the rest, or no limit), dead ends pruned;
  * and from turn 2, sat beside them on a thread of its own where it
- * applies (beside_start, below). */
+ * applies. */
 static const search_algorithm algorithms[] = {
   [GDL_BFS] = {
     .name = "bfs", .run = search_bfs, .shortest = 1, .counter = 1,
@@ -65,10 +67,9 @@ static const search_algorithm algorithms[] = {
     .counter = 1, .budget = 1, .groups = 1, .kids = KIDS_ON_ONE,
     .shortens = 1,
     .help = "(the default) astar, bfs, dfs, gbfs, each with a share of\n"
-            "           the time, and sat beside them on a puzzle of "
-            "constraints\n"
-            "           (a second core): the first plan found, made "
-            "shorter if it\n           can be",
+            "           the time, bfs beside astar's glance and sat beside "
+            "them\n           on a puzzle of constraints (a second core): "
+            "the first\n           plan found, made shorter if it can be",
     .label = "depth" },
   [GDL_VALUE] = {
     .name = "value", .run = search_value, .kids = KIDS_ON_ONE,
@@ -357,31 +358,39 @@ static void shorten(gdl_ctx *ctx, analyses_t *an, const gdl_solve_opts *opts,
 
 /* ---- auto ------------------------------------------------------------- */
 
-#if GDL_THREADS && defined(GDL_HAVE_CADICAL) && !defined(__EMSCRIPTEN__)
+#if GDL_THREADS && !defined(__EMSCRIPTEN__)
 #include <pthread.h>
 #define BESIDE 1
 
-/* SAT beside auto's searches: planning as satisfiability (sat.c) on a
- * thread of its own, in a twin of the context (twin.c), started at
- * auto's second turn, beside bfs, where the glance has not ended the
- * search (the space is not small), the moves commute (the rules allow stubborn
- * sets) or make placements (latched fluents: once made they stay, so
- * the plan is a set of moves more than a sequence: a puzzle of
- * constraints), the network is grounded and there is a second core.  Whichever ends first stops
- * the other through its cancel flag: SAT with a plan (shortest, as its
- * first plan always is) or with no plan at all; auto's searches with
- * theirs.  A plan of auto's not proven shortest gives way to SAT's. */
+/* A search beside auto's turns, on a thread of its own, in a twin of the
+ * context (twin.c), where there is a second core:
+ * - bfs beside A*'s glance, with the glance's share of the time: a small
+ *   space is searched fastest blind, a large one by the estimates, and
+ *   which one this is shows only by searching (the unsolvable 8-puzzle:
+ *   A*'s estimates cost more than they save; firefighter: A* needs 49
+ *   states);
+ * - sat from auto's second turn on, beside bfs, where the glance has not
+ *   ended the search (the space is not small), the moves commute (the
+ *   rules allow stubborn sets) or make placements (latched fluents: once
+ *   made they stay, so the plan is a set of moves more than a sequence: a
+ *   puzzle of constraints), the network is grounded and gdl has CaDiCaL.
+ * Whichever ends first stops the other through its cancel flag: the
+ * search beside with a plan or with a proof that there is none, auto's
+ * turn with theirs.  A plan of auto's not proven shortest gives way to
+ * one beside that is. */
 typedef struct {
   twin_t w;
+  gdl_algorithm alg;
   char *start;                /* the start's facts as text (NULL: the
                                  initial state), in the caller's context */
   double until;               /* ctx_clock() time to stop at (0: none) */
   size_t max_steps;
-  int *stop_auto;             /* set when SAT has the answer */
-  int cancel;                 /* set by the caller: SAT stops */
+  uint64_t max_states;
+  int *stop_auto;             /* set when the search beside has the answer */
+  int cancel;                 /* set by the caller: the search beside stops */
   gdl_ctx *h;                 /* its context */
   gdl_solve_result res;       /* its result, in h */
-  int done;                   /* SAT has the answer (solved or no plan) */
+  int done;                   /* it has the answer (solved or no plan) */
 } beside_t;
 
 static void *beside_run(void *arg)
@@ -393,9 +402,10 @@ static void *beside_run(void *arg)
   if ((B->until && left <= 0) || !(B->h = twin_new(&B->w, left)))
     return NULL;
   memset(&o, 0, sizeof o);
-  o.algorithm = GDL_SAT;
+  o.algorithm = B->alg;
   o.threads = 1;
   o.max_steps = B->max_steps;
+  o.max_states = B->max_states;
   o.max_seconds = B->until ? B->until - ctx_clock() : 0;
   if (B->until && o.max_seconds <= 0)
     return NULL;
@@ -413,16 +423,15 @@ static void *beside_run(void *arg)
   return NULL;
 }
 
-/* SAT started beside auto (the header above says when), or NULL. */
-static beside_t *beside_start(gdl_ctx *ctx, analyses_t *an,
-                              const gdl_solve_opts *opts, double t0,
+/* Search alg started beside auto until ctx_clock() time `until` (0: no
+ * limit), or NULL where it cannot be (one role and a second core). */
+static beside_t *beside_start(gdl_ctx *ctx, const gdl_solve_opts *opts,
+                              gdl_algorithm alg, double until,
                               int *stop_auto, pthread_t *th)
 {
   beside_t *B;
-  if (!GROUND(ctx) || ctx->nroles != 1 ||
-      !(an->stub || (an->est && est_latches(an->est) > 0)) ||
-      bfs_threads(opts->threads) < 2 || !(B = ctx_try_realloc(ctx, NULL,
-                                                              sizeof *B)))
+  if (ctx->nroles != 1 || bfs_threads(opts->threads) < 2 ||
+      !(B = ctx_try_realloc(ctx, NULL, sizeof *B)))
     return NULL;
   memset(B, 0, sizeof *B);
   if (!twin_of(ctx, &B->w, 1) ||
@@ -430,10 +439,13 @@ static beside_t *beside_start(gdl_ctx *ctx, analyses_t *an,
     ctx_free(ctx, B);
     return NULL;
   }
+  B->alg = alg;
   B->w.cancel = &B->cancel;
-  B->until = opts->max_seconds > 0 ? t0 + opts->max_seconds : 0;
+  B->until = until;
   B->max_steps = opts->max_steps;
+  B->max_states = opts->max_states;
   B->stop_auto = stop_auto;
+  *stop_auto = 0;
   ctx->cancel = stop_auto;
   if (pthread_create(th, NULL, beside_run, B) != 0) {
     ctx->cancel = NULL;
@@ -444,9 +456,22 @@ static beside_t *beside_start(gdl_ctx *ctx, analyses_t *an,
   return B;
 }
 
-/* SAT's answer as the result, its plan's moves made terms of ctx. */
-static gdl_status take_sat(gdl_ctx *ctx, const beside_t *B,
-                           gdl_solve_result *res)
+/* Whether sat goes beside auto's turns (the header above says when). */
+static int sat_beside(gdl_ctx *ctx, analyses_t *an)
+{
+#ifdef GDL_HAVE_CADICAL
+  return GROUND(ctx) && (an->stub || (an->est && est_latches(an->est) > 0));
+#else
+  (void)ctx;
+  (void)an;
+  return 0;
+#endif
+}
+
+/* The answer of the search beside as the result, its plan's moves made
+ * terms of ctx. */
+static gdl_status take_beside(gdl_ctx *ctx, const beside_t *B,
+                              gdl_solve_result *res)
 {
   const gdl_solve_result *r = &B->res;
   size_t i, n = r->length * ctx->nroles;
@@ -465,36 +490,39 @@ static gdl_status take_sat(gdl_ctx *ctx, const beside_t *B,
   res->plan = plan;
   res->length = r->length;
   res->goal = r->goal;
-  res->optimal = r->status == GDL_SOLVED;
-  res->found_by = GDL_SAT;
+  res->optimal = r->optimal;
+  res->found_by = B->alg;
   res->depth = r->depth;
   res->dead_start = r->dead_start;
   res->why[0] = 0;
   return GDL_OK;
 }
 
-/* SAT stopped (it may have ended already) and its thread joined; its
- * answer taken where auto's searches have none as good; its counts
- * (horizons and clauses, not states: left out of the sums) are the last
- * of `ran`. */
+/* The search beside stopped (it may have ended already) and its thread
+ * joined; its answer taken where auto's turns have none as good; its
+ * counts the last of `ran` (sat's are horizons and clauses, not states:
+ * the caller leaves them out of the sums).  *took: its answer was
+ * taken. */
 static gdl_status beside_end(gdl_ctx *ctx, beside_t *B, pthread_t th,
                              gdl_solve_result *res, gdl_search_count *ran,
-                             unsigned *n)
+                             unsigned *n, int *took)
 {
   gdl_status st = GDL_OK;
   __atomic_store_n(&B->cancel, 1, __ATOMIC_RELAXED);
   pthread_join(th, NULL);
   ctx->cancel = NULL;
-  if (B->h) {
-    if (*n < GDL_MAX_SEARCHES) {
-      ran[*n].name = gdl_algorithm_name(GDL_SAT);
-      ran[*n].expanded = B->res.expanded;
-      ran[(*n)++].generated = B->res.generated;
-    }
+  *took = 0;
+  if (B->h && *n < GDL_MAX_SEARCHES) {
+    ran[*n].name = gdl_algorithm_name(B->alg);
+    ran[*n].expanded = B->res.expanded;
+    ran[(*n)++].generated = B->res.generated;
   }
   if (B->done && (res->status == GDL_LIMIT ||
-                  (res->status == GDL_SOLVED && !res->optimal)))
-    st = take_sat(ctx, B, res);
+                  (res->status == GDL_SOLVED && !res->optimal &&
+                   B->res.optimal))) {
+    st = take_beside(ctx, B, res);
+    *took = res->found_by == B->alg;
+  }
   gdl_free(B->h);
   ctx_free(ctx, B->start);
   ctx_free(ctx, B);
@@ -529,9 +557,9 @@ static gdl_status solve_auto(gdl_ctx *ctx, analyses_t *an,
   gdl_algorithm a, next;
   unsigned turn;
   double t0 = ctx_clock();
-  uint64_t expanded = 0, generated = 0, npruned = 0;
-  unsigned h0 = 0, n = 0;
-  gdl_search_count ran[GDL_MAX_SEARCHES];   /* each turn's counts */
+  uint64_t npruned = 0;
+  unsigned h0 = 0, n = 0, i;
+  gdl_search_count ran[GDL_MAX_SEARCHES];   /* each search's counts */
   gdl_status st = GDL_OK;
 #ifdef BESIDE
   beside_t *B = NULL;
@@ -572,17 +600,40 @@ static gdl_status solve_auto(gdl_ctx *ctx, analyses_t *an,
     if (t->prune && o.prune == 0)
       o.prune = t->prune;
 #ifdef BESIDE
-    if (turn == 2)
-      B = beside_start(ctx, an, opts, t0, &stop_auto, &th);
+    if (turn == 1 &&
+        (B = beside_start(ctx, opts, GDL_BFS, ctx_clock() + o.max_seconds,
+                          &stop_auto, &th)) != NULL)
+      o.threads = 1;           /* the second core is bfs's */
+    else if (turn == 2 && sat_beside(ctx, an))
+      B = beside_start(ctx, opts, GDL_SAT,
+                       opts->max_seconds > 0 ? t0 + opts->max_seconds : 0,
+                       &stop_auto, &th);
 #endif
     st = solve_one(ctx, an, &o, res, NULL);
-    expanded += res->expanded;
-    generated += res->generated;
     npruned += res->pruned;
     if (n < GDL_MAX_SEARCHES)
       ran[n++] = res->searches[0];
     if (algorithms[a].shortest && algorithms[a].informed)
       h0 = res->estimate;
+#ifdef BESIDE
+    if (B && turn == 1) {      /* the glances end together */
+      int took, answered = res->status != GDL_LIMIT;
+      unsigned n0 = n;         /* A*'s counts are ran[n0 - 1] */
+      gdl_status b = beside_end(ctx, B, th, res, ran, &n, &took);
+      B = NULL;
+      if (st == GDL_OK)
+        st = b;
+      /* where one glance answered, the other's work, stopped partway on
+       * the other core, is left out of the counts (which it would make
+       * vary from run to run) */
+      if (took && n > n0)
+        ran[n0 - 1] = ran[n0];
+      if (took || answered)
+        n = n0;
+      if (took)
+        break;
+    }
+#endif
     if (st != GDL_OK || res->status != GDL_LIMIT || last)
       break;
     /* its own share ran out: the next search; anything else stops */
@@ -592,13 +643,19 @@ static gdl_status solve_auto(gdl_ctx *ctx, analyses_t *an,
   }
 #ifdef BESIDE
   if (B) {
-    gdl_status sat = beside_end(ctx, B, th, res, ran, &n);
+    int took;
+    gdl_status sat = beside_end(ctx, B, th, res, ran, &n, &took);
     if (st == GDL_OK)
       st = sat;
   }
 #endif
-  res->expanded = expanded;
-  res->generated = generated;
+  /* the states of the searches run (sat's counts are not states) */
+  res->expanded = res->generated = 0;
+  for (i = 0; i < n; i++)
+    if (strcmp(ran[i].name, "sat") != 0) {
+      res->expanded += ran[i].expanded;
+      res->generated += ran[i].generated;
+    }
   res->nsearches = n;
   memcpy(res->searches, ran, n * sizeof *ran);
   res->pruned = npruned;

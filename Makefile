@@ -301,10 +301,19 @@ conformance: all
 # gdl solve (auto) on every single-player game beside the reference's bfs
 # and the known plans, with a time limit per game (REF_SECONDS for the
 # reference): writes doc/corpus-results.md.
+# BEFORE: a revision built beside and compared with (git archive into
+# build/before): by default the one that wrote doc/corpus-results.md last;
+# BEFORE= for none.
 SOLVE_SECONDS ?= 60
 REF_SECONDS ?= 10
+BEFORE ?= $(shell git log -1 --format=%h -- doc/corpus-results.md 2>/dev/null)
 corpus-solve: all
-	tests/corpus_solve.sh -j 2 -t $(SOLVE_SECONDS) -r $(REF_SECONDS) $(CORPUS)/single/*.kif > doc/corpus-results.md; \
+	@if [ -n "$(BEFORE)" ]; then \
+	  echo "building $(BEFORE) into $(B)/before"; rm -rf $(B)/before; mkdir -p $(B)/before; \
+	  git archive $(BEFORE) | tar -x -C $(B)/before && $(MAKE) -s -C $(B)/before >/dev/null || exit 1; \
+	fi
+	GDL_BEFORE=$(if $(BEFORE),$(B)/before/$(B)/gdl) GDL_BEFORE_NAME=$(BEFORE) \
+	  tests/corpus_solve.sh -j 2 -t $(SOLVE_SECONDS) -r $(REF_SECONDS) $(CORPUS)/single/*.kif > doc/corpus-results.md; \
 	  rc=$$?; tail -n +9 doc/corpus-results.md | head -3; exit $$rc
 
 # The state graphs the manual shows, drawn by Graphviz's dot.

@@ -253,43 +253,136 @@ static uint64_t mix(uint64_t h, uint64_t x)
   return h ^ (h >> 33);
 }
 
-/* The candidates: per fluent slot and choice (mask) of the arguments
- * held fixed, a key of its relation, the mask and those arguments; the
- * slots of one key are a group.  Two keys that collide make one bigger
- * group, which is as good a candidate (any set of fluents is). */
+/* The fluent relations (symbol and arity) of the network, at most
+ * MAX_RELS of them looked at for the candidates across two. */
+#define MAX_RELS 64
+typedef struct {
+  uint32_t n, sym[MAX_RELS], arity[MAX_RELS];
+} rels_t;
+
+/* The fluent of slot s, where it is a compound of at most MAX_ARITY
+ * arguments (else 0). */
+static gdl_term slot_fluent(const build_t *b, uint32_t s)
+{
+  gdl_ctx *ctx = b->ctx;
+  gdl_term f;
+  const term_t *t;
+  if (b->G->tprop[s] == NONE)
+    return 0;
+  f = TARG(ctx, b->G->atom[b->G->tprop[s]], 0);
+  t = TERM(ctx, f);
+  return t->kind == T_FN && t->arity <= MAX_ARITY ? f : 0;
+}
+
+static void rels_of(const build_t *b, rels_t *R)
+{
+  uint32_t s, r;
+  R->n = 0;
+  for (s = 0; s < b->G->ntslots; s++) {
+    gdl_term f = slot_fluent(b, s);
+    const term_t *t;
+    if (!f)
+      continue;
+    t = TERM(b->ctx, f);
+    for (r = 0; r < R->n && (R->sym[r] != t->sym ||
+                             R->arity[r] != t->arity); r++)
+      ;
+    if (r == R->n && R->n < MAX_RELS) {
+      R->sym[R->n] = t->sym;
+      R->arity[R->n++] = t->arity;
+    }
+  }
+}
+
+/* Across two relations, q has at least this many arguments: a place
+ * (a square's row and column), not a single value (a step counter's,
+ * a control's), which would pair with every relation's fluents of that
+ * value, and whose candidates cost the proof time and find nothing. */
+#define CROSS_LEAST 2
+
+/* The keys of fluent f (its slot s) into k (at most `room` of them when
+ * k is NULL: only counted): per choice (mask) of its arguments held
+ * fixed, a key of its relation, the mask and those arguments; and across
+ * two relations, each fluent of a relation q with another's p arguments
+ * held fixed, as many as q has, with the same values: q's fluent with p's
+ * of its values, as (blank 2 3) with (tile ?t 2 3), what a square holds
+ * where the blank is a relation of its own. */
+static uint32_t keys_of(const build_t *b, const rels_t *R, uint32_t s,
+                        gdl_term f, gkey_t *k)
+{
+  gdl_ctx *ctx = b->ctx;
+  const term_t *t = TERM(ctx, f);
+  uint32_t n = 0, m, i, r, full = (1u << t->arity) - 1;
+  for (m = 0; m <= full; m++) {
+    uint32_t fixed = 0;
+    for (i = 0; i < t->arity; i++)
+      fixed += m >> i & 1;
+    for (r = 0; r <= R->n; r++) {
+      uint64_t h;
+      if (r == R->n) {         /* its own relation's key */
+        if (m == full)
+          continue;
+        h = mix(mix(t->sym, t->arity), m);
+      } else if (m == full) {  /* as q, beside each p of `fixed` ... */
+        uint32_t mp, j, c;
+        if ((R->sym[r] == t->sym && R->arity[r] == t->arity) ||
+            fixed < CROSS_LEAST)
+          continue;
+        for (mp = 1; mp < (1u << R->arity[r]) - 1; mp++) {
+          for (j = 0, c = 0; j < R->arity[r]; j++)
+            c += mp >> j & 1;
+          if (c != fixed)
+            continue;
+          if (k) {
+            h = mix(mix(mix(mix(R->sym[r], R->arity[r]), mp), t->sym), 1);
+            k[n].fam = h;
+            for (i = 0; i < t->arity; i++)
+              h = mix(h, TARG(ctx, f, i));
+            k[n].h = h;
+            k[n].slot = s;
+          }
+          n++;
+        }
+        continue;
+      } else {                 /* ... as p, beside each q of `fixed` */
+        if (fixed < CROSS_LEAST || R->arity[r] != fixed ||
+            (R->sym[r] == t->sym && R->arity[r] == t->arity))
+          continue;
+        h = mix(mix(mix(mix(t->sym, t->arity), m), R->sym[r]), 1);
+      }
+      if (k) {
+        k[n].fam = h;
+        for (i = 0; i < t->arity; i++)
+          if (m >> i & 1)
+            h = mix(h, TARG(ctx, f, i));
+        k[n].h = h;
+        k[n].slot = s;
+      }
+      n++;
+    }
+  }
+  return n;
+}
+
+/* The candidates: the slots of one key (keys_of) are a group.  Two keys
+ * that collide make one bigger group, which is as good a candidate (any
+ * set of fluents is). */
 static void candidates(build_t *b)
 {
   gdl_ctx *ctx = b->ctx;
   const ground_t *G = b->G;
   gkey_t *k;
-  uint32_t n = 0, s, i, j, m, ng = 0, nin = 0;
+  rels_t R;
+  uint32_t n = 0, s, i, j, ng = 0, nin = 0;
+  rels_of(b, &R);
   for (s = 0; s < G->ntslots; s++)
-    if (G->tprop[s] != NONE) {
-      const term_t *t = TERM(ctx, TARG(ctx, G->atom[G->tprop[s]], 0));
-      if (t->kind == T_FN && t->arity <= MAX_ARITY)
-        n += (1u << t->arity) - 1;
-    }
+    if (slot_fluent(b, s))
+      n += keys_of(b, &R, s, slot_fluent(b, s), NULL);
   k = ctx_alloc(ctx, (n + 1) * sizeof *k);
   n = 0;
-  for (s = 0; s < G->ntslots; s++) {
-    gdl_term f;
-    const term_t *t;
-    if (G->tprop[s] == NONE)
-      continue;
-    f = TARG(ctx, G->atom[G->tprop[s]], 0);
-    t = TERM(ctx, f);
-    if (t->kind != T_FN || t->arity > MAX_ARITY)
-      continue;
-    for (m = 0; m + 1 < (1u << t->arity); m++) {
-      uint64_t h = mix(mix(t->sym, t->arity), m);
-      k[n].fam = h;
-      for (i = 0; i < t->arity; i++)
-        if (m >> i & 1)
-          h = mix(h, TARG(ctx, f, i));
-      k[n].h = h;
-      k[n++].slot = s;
-    }
-  }
+  for (s = 0; s < G->ntslots; s++)
+    if (slot_fluent(b, s))
+      n += keys_of(b, &R, s, slot_fluent(b, s), k + n);
   if (n > 1)
     qsort(k, n, sizeof *k, by_key);
   /* runs of one key of 2 to MAX_GROUP slots (each once) */

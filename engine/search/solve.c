@@ -423,6 +423,12 @@ static void *beside_run(void *arg)
   return NULL;
 }
 
+/* A game past this much memory (its network, mostly) is not loaded
+ * again for bfs beside the glance: its twin would cost as much, and its
+ * grounding more than the glance's half second (ruleDepthExponential,
+ * 500 MB, grounded in some 2 s). */
+#define BESIDE_GLANCE_MOST (64u << 20)
+
 /* Search alg started beside auto until ctx_clock() time `until` (0: no
  * limit), or NULL where it cannot be (one role and a second core). */
 static beside_t *beside_start(gdl_ctx *ctx, const gdl_solve_opts *opts,
@@ -431,6 +437,7 @@ static beside_t *beside_start(gdl_ctx *ctx, const gdl_solve_opts *opts,
 {
   beside_t *B;
   if (ctx->nroles != 1 || bfs_threads(opts->threads) < 2 ||
+      (alg == GDL_BFS && gdl_memory_used(ctx) > BESIDE_GLANCE_MOST) ||
       !(B = ctx_try_realloc(ctx, NULL, sizeof *B)))
     return NULL;
   memset(B, 0, sizeof *B);

@@ -4,7 +4,9 @@
 # gdl-perf harness counts them) on the games of the published table, on
 # every multi-player game and the ten slowest single-player ones beside
 # SWI-Prolog over compiled clauses (tests/bench_corpus.sh), and
-# breadth-first search over the whole 8-puzzle space.  Prints Markdown
+# breadth-first search over the whole 8-puzzle space, the searches side
+# by side, what an estimate costs, and what the analyses cost on every
+# puzzle and single-player game (tests/analysis_sweep.sh).  Prints Markdown
 # (make bench writes it to doc/performance.md).
 #
 #   tests/bench.sh [SECONDS] [RUNS]
@@ -270,4 +272,5 @@ for f in puzzles/eight-puzzle-31.kif puzzles/sokoban-three-boxes.kif puzzles/peg
     "$(awk -v a="$au" -v d="$du" 'BEGIN { if (a > 0) printf "%.0f%%", (a - d) * 100 / a; else print "-" }')"
 done
 echo
+GDL=$GDL sh "$(dirname "$0")/analysis_sweep.sh" puzzles/*.kif puzzles/*.hrf $C/single/*.kif
 cat "$(dirname "$0")/bench-notes.md"

@@ -87,7 +87,7 @@ fi
 rows=$(printf '%s\n' "$@" | xargs -P "$J" -n 1 sh "$0" -1 -t "$T" | sort)
 echo "# Corpus results: gdl solve beside the SWI-Prolog reference"
 echo
-echo "Made by \`make corpus-solve\` (tests/corpus_solve.sh) on $(date -u +%Y-%m-%d):"
+echo "Made by \`make corpus-solve\` (tests/corpus_solve.sh) on $(date -u +%Y-%m-%d), at $(git rev-parse --short HEAD 2>/dev/null || echo '?'):"
 echo "\`gdl solve\` with its default (\`auto\`, doc/solving.md) on every game of"
 echo "\`../shared/gdl-corpus/single/\` with a limit of $T s per game, its default"
 echo "engine (grounded where it fits), beside the reference's breadth-first search"

@@ -300,65 +300,61 @@ static void rels_of(const build_t *b, rels_t *R)
  * value, and whose candidates cost the proof time and find nothing. */
 #define CROSS_LEAST 2
 
-/* The keys of fluent f (its slot s) into k (at most `room` of them when
- * k is NULL: only counted): per choice (mask) of its arguments held
- * fixed, a key of its relation, the mask and those arguments; and across
- * two relations, each fluent of a relation q with another's p arguments
- * held fixed, as many as q has, with the same values: q's fluent with p's
- * of its values, as (blank 2 3) with (tile ?t 2 3), what a square holds
- * where the blank is a relation of its own. */
+/* Key h of fluent f (slot s), of its family h, with the arguments of
+ * mask m, into *k. */
+static void key_put(gdl_ctx *ctx, gkey_t *k, uint64_t h, gdl_term f,
+                    uint32_t m, uint32_t s)
+{
+  uint32_t i;
+  k->fam = h;
+  for (i = 0; i < TERM(ctx, f)->arity; i++)
+    if (m >> i & 1)
+      h = mix(h, TARG(ctx, f, i));
+  k->h = h;
+  k->slot = s;
+}
+
+/* The keys of fluent f (its slot s) into k (where k is NULL, only
+ * counted): per choice (mask) of its arguments held fixed, a key of its
+ * relation, the mask and those arguments; and across two relations,
+ * each fluent of a relation q (of CROSS_LEAST arguments or more) with
+ * another's, p's, of as many arguments held fixed, with the same values:
+ * (blank 2 3) with (tile ?t 2 3), what a square holds where the blank is
+ * a relation of its own.  The family of a key across two is p's, its
+ * mask and q. */
 static uint32_t keys_of(const build_t *b, const rels_t *R, uint32_t s,
                         gdl_term f, gkey_t *k)
 {
   gdl_ctx *ctx = b->ctx;
   const term_t *t = TERM(ctx, f);
-  uint32_t n = 0, m, i, r, full = (1u << t->arity) - 1;
+  uint32_t n = 0, m, mp, r, full = (1u << t->arity) - 1;
   for (m = 0; m <= full; m++) {
-    uint32_t fixed = 0;
-    for (i = 0; i < t->arity; i++)
-      fixed += m >> i & 1;
-    for (r = 0; r <= R->n; r++) {
-      uint64_t h;
-      if (r == R->n) {         /* its own relation's key */
-        if (m == full)
-          continue;
-        h = mix(mix(t->sym, t->arity), m);
-      } else if (m == full) {  /* as q, beside each p of `fixed` ... */
-        uint32_t mp, j, c;
-        if ((R->sym[r] == t->sym && R->arity[r] == t->arity) ||
-            fixed < CROSS_LEAST)
-          continue;
-        for (mp = 1; mp < (1u << R->arity[r]) - 1; mp++) {
-          for (j = 0, c = 0; j < R->arity[r]; j++)
-            c += mp >> j & 1;
-          if (c != fixed)
-            continue;
-          if (k) {
-            h = mix(mix(mix(mix(R->sym[r], R->arity[r]), mp), t->sym), 1);
-            k[n].fam = h;
-            for (i = 0; i < t->arity; i++)
-              h = mix(h, TARG(ctx, f, i));
-            k[n].h = h;
-            k[n].slot = s;
-          }
-          n++;
-        }
-        continue;
-      } else {                 /* ... as p, beside each q of `fixed` */
-        if (fixed < CROSS_LEAST || R->arity[r] != fixed ||
-            (R->sym[r] == t->sym && R->arity[r] == t->arity))
-          continue;
-        h = mix(mix(mix(mix(t->sym, t->arity), m), R->sym[r]), 1);
-      }
-      if (k) {
-        k[n].fam = h;
-        for (i = 0; i < t->arity; i++)
-          if (m >> i & 1)
-            h = mix(h, TARG(ctx, f, i));
-        k[n].h = h;
-        k[n].slot = s;
-      }
+    uint32_t fixed = (uint32_t)__builtin_popcount(m);
+    if (m < full) {            /* its own relation's key */
+      if (k)
+        key_put(ctx, k + n, mix(mix(t->sym, t->arity), m), f, m, s);
       n++;
+    }
+    for (r = 0; r < R->n; r++) {
+      if ((R->sym[r] == t->sym && R->arity[r] == t->arity) ||
+          fixed < CROSS_LEAST)
+        continue;
+      if (m < full && R->arity[r] == fixed) {  /* as p, beside q = r */
+        if (k)
+          key_put(ctx, k + n,
+                  mix(mix(mix(mix(t->sym, t->arity), m), R->sym[r]), 1), f,
+                  m, s);
+        n++;
+      } else if (m == full) {  /* as q, beside each mask of p = r */
+        for (mp = 1; mp < (1u << R->arity[r]) - 1; mp++)
+          if ((uint32_t)__builtin_popcount(mp) == fixed) {
+            if (k)
+              key_put(ctx, k + n,
+                      mix(mix(mix(mix(R->sym[r], R->arity[r]), mp), t->sym),
+                          1), f, m, s);
+            n++;
+          }
+      }
     }
   }
   return n;

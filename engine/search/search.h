@@ -50,6 +50,8 @@ typedef struct {
   int fewest;                 /* fewest moves first (dfs) */
   int prune;                  /* where the user said neither: 1 pruned,
                                  -1 not, 0 the search's default */
+  uint64_t states;            /* at most so many states stored (0: the
+                                 user's limit alone), then the next turn */
 } search_turn;
 
 /* Where a search estimates the children of a state on several threads

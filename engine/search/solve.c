@@ -13,25 +13,29 @@
 /* The algorithms, by gdl_algorithm.  auto's turns, each with a share of
  * the time left; the first to solve the puzzle or to prove it unsolvable
  * gives the result:
- *   1 astar  a glance (1/20 of the time, at most 0.5 s): where the
+ *   1 bfs    up to 1,024 states: a puzzle this small is solved the same
+ *            way on every machine, whatever would win the race of turn 2;
+ *   2 astar  a glance (1/20 of the time, at most 0.5 s): where the
  *            estimates or the dead ends cut the space down, this is all;
  *            bfs beside it, with as long, where there is a second core
  *            (beside_start, below);
- *   2 bfs    (1/9, at most 3 s): a small space is searched fastest blind,
+ *   3 bfs    (1/9, at most 3 s): a small space is searched fastest blind,
  *            no estimate to compute;
- *   3 astar  (1/6 of what is left, or 10 s): optimal where it can finish;
- *   4 dfs    a glance, blind (1/20, at most 1 s): where plans are many
+ *   4 astar  (1/6 of what is left, or 10 s): optimal where it can finish;
+ *   5 dfs    a glance, blind (1/20, at most 1 s): where plans are many
  *            and deep (peg solitaire), the cheapest way to one;
- *   5 dfs    fewest moves first (1/10, at most 5 s): knight's tours;
- *   6 gbfs   (3/4 of what is left, or 40 s): some plan, guided by h_ff;
- *   7 dfs    (the rest, or no limit), dead ends pruned;
- * and from turn 2, sat beside them on a thread of its own where it
+ *   6 dfs    fewest moves first (1/10, at most 5 s): knight's tours;
+ *   7 gbfs   (3/4 of what is left, or 40 s): some plan, guided by h_ff;
+ *   8 dfs    (the rest, or no limit), dead ends pruned;
+ * and from turn 3, sat beside them on a thread of its own where it
  * applies. */
+#define TINY_STATES 1024       /* bfs's first turn */
+#define GLANCE 2                /* A*'s glance, bfs beside it */
 static const search_algorithm algorithms[] = {
   [GDL_BFS] = {
     .name = "bfs", .run = search_bfs, .shortest = 1, .counter = 1,
     .budget = 1, .groups = 1, .kids = KIDS_ON_THREADS_PRUNING,
-    .turns = { { 2, 1.0 / 9, 3, 0, 0 } },
+    .turns = { { 1, 1, 0, 0, 0, TINY_STATES }, { 3, 1.0 / 9, 3, 0, 0, 0 } },
     .help = "blind: shortest", .label = "depth" },
   [GDL_IDDFS] = {
     .name = "iddfs", .run = search_iddfs, .shortest = 1, .stubborn = 1,
@@ -40,14 +44,14 @@ static const search_algorithm algorithms[] = {
   [GDL_DFS] = {
     .name = "dfs", .run = search_dfs, .stubborn = 1, .counter = 1,
     .budget = 1, .groups = 1, .kids = KIDS_ON_THREADS_PRUNING,
-    .turns = { { 4, 1.0 / 20, 1, 0, -1 }, { 5, 1.0 / 10, 5, 1, -1 },
-               { 7, 1, 0, 0, 1 } },
+    .turns = { { 5, 1.0 / 20, 1, 0, -1, 0 }, { 6, 1.0 / 10, 5, 1, -1, 0 },
+               { 8, 1, 0, 0, 1, 0 } },
     .help = "blind: some plan", .label = "depth" },
   [GDL_ASTAR] = {
     .name = "astar", .run = search_astar, .shortest = 1, .informed = 1,
     .stubborn = 1, .counter = 1, .budget = 1, .groups = 1,
     .kids = KIDS_ON_THREADS,
-    .turns = { { 1, 1.0 / 20, 0.5, 0, 0 }, { 3, 1.0 / 6, 10, 0, 0 } },
+    .turns = { { GLANCE, 1.0 / 20, 0.5, 0, 0, 0 }, { 4, 1.0 / 6, 10, 0, 0, 0 } },
     .help = "A* on estimates read off the rules: shortest",
     .label = "bound" },
   [GDL_IDASTAR] = {
@@ -59,7 +63,7 @@ static const search_algorithm algorithms[] = {
   [GDL_GBFS] = {
     .name = "gbfs", .run = search_gbfs, .informed = 1, .stubborn = 1,
     .counter = 1, .budget = 1, .groups = 1, .kids = KIDS_ON_THREADS,
-    .turns = { { 6, 3.0 / 4, 40, 0, 0 } },
+    .turns = { { 7, 3.0 / 4, 40, 0, 0, 0 } },
     .help = "greedy best-first on FF's relaxed plan: some plan, fast",
     .label = "estimate" },
   [GDL_AUTO] = {
@@ -582,7 +586,9 @@ static gdl_status solve_auto(gdl_ctx *ctx, analyses_t *an,
     int last = auto_turn(turn + 1, &next) == NULL;
     search_turn ida;
     uint64_t entries;
-    if (a == GDL_ASTAR && turn > 1 && groups_patterns(an->groups, &entries)) {
+    int own_cap;               /* the turn's cap on states is the lower */
+    if (a == GDL_ASTAR && turn > GLANCE &&
+        groups_patterns(an->groups, &entries)) {
       /* pattern databases were built: a space large enough for A*'s glance
        * and bfs not to end it goes to IDA*, which needs no store, with
        * nine tenths of the time left and no cap (Korf's fifteen-puzzles:
@@ -606,24 +612,34 @@ static gdl_status solve_auto(gdl_ctx *ctx, analyses_t *an,
     }
     if (t->prune && o.prune == 0)
       o.prune = t->prune;
+    own_cap = t->states && (!o.max_states || o.max_states > t->states);
+    if (own_cap) {
+      o.max_states = t->states;
+      o.threads = 1;           /* too few states to share */
+    }
 #ifdef BESIDE
-    if (turn == 1 &&
+    if (turn == GLANCE &&
         (B = beside_start(ctx, opts, GDL_BFS, ctx_clock() + o.max_seconds,
                           &stop_auto, &th)) != NULL)
       o.threads = 1;           /* the second core is bfs's */
-    else if (turn == 2 && sat_beside(ctx, an))
+    else if (turn == GLANCE + 1 && sat_beside(ctx, an))
       B = beside_start(ctx, opts, GDL_SAT,
                        opts->max_seconds > 0 ? t0 + opts->max_seconds : 0,
                        &stop_auto, &th);
 #endif
     st = solve_one(ctx, an, &o, res, NULL);
+    if (own_cap && st == GDL_OK && res->status == GDL_LIMIT &&
+        strncmp(res->why, "state limit", 11) == 0 && !ctx_interrupted(ctx))
+      continue;                /* not so small: its few states left out of
+                                  the counts, as a glance's that did not
+                                  answer */
     npruned += res->pruned;
     if (n < GDL_MAX_SEARCHES)
       ran[n++] = res->searches[0];
     if (algorithms[a].shortest && algorithms[a].informed)
       h0 = res->estimate;
 #ifdef BESIDE
-    if (B && turn == 1) {      /* the glances end together */
+    if (B && turn == GLANCE) { /* the glances end together */
       int took, answered = res->status != GDL_LIMIT;
       unsigned n0 = n;         /* A*'s counts are ran[n0 - 1] */
       gdl_status b = beside_end(ctx, B, th, res, ran, &n, &took);

@@ -158,6 +158,7 @@ static void best_first(search_t *S, int which)
       store_measure(S);
       search_report(S, f, 0);
     }
+    ctx_poll(S->ctx);          /* a state's estimate can take milliseconds */
     store_load(S, id, &S->cur);
     if (id && S->closed[id] != EVALUATED) {
       /* among many successors, greedy search evaluates a state when it

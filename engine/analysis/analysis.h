@@ -171,7 +171,8 @@ void est_free(gdl_ctx *ctx, est_t *E);
 est_t *est_get(gdl_ctx *ctx, analyses_t *A);
 /* For the state of bits w (ground_state_words): h_max, never more than
  * the moves still needed, and h_ff, FF's relaxed plan; both EST_DEAD when
- * the relaxed game cannot reach goal 100 from it. */
+ * the relaxed game cannot reach goal 100 from it.  hff NULL: h_max alone
+ * (the relaxed plan's walk is a quarter of the time). */
 void est_state(est_t *E, const uint32_t *w, uint32_t *hmax, uint32_t *hff);
 /* 1 when, by the latched fluents of state w, goal 100 can never hold. */
 int est_dead(est_t *E, const uint32_t *w);

@@ -242,7 +242,9 @@ static void estimates_with_groups(search_t *S, est_t *E, uint32_t gh,
     *hmax = *hff = gh;
     return;
   }
-  est_state(E, w, hmax, hff);
+  est_state(E, w, hmax, S->best == BEST_GBFS ? hff : NULL);
+  if (S->best != BEST_GBFS)
+    *hff = *hmax;              /* h_ff is greedy search's alone */
   if (!S->D || *hmax == EST_DEAD)
     return;
   if (S->hm_skip) {
@@ -324,8 +326,8 @@ int expand_pruned(search_t *S, const uint32_t *w)
 
 const char *expand_dead_why(search_t *S, const uint32_t *w)
 {
-  uint32_t hm, hf;
-  est_state(S->E, w, &hm, &hf);
+  uint32_t hm;
+  est_state(S->E, w, &hm, NULL);
   if (hm == EST_DEAD)
     return "h_max";
   if (S->D && groups_of(S, w) == EST_DEAD)

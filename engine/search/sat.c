@@ -526,10 +526,10 @@ static void lower_bound(sat_t *W, const uint32_t *w)
   search_t *S = W->S;
   est_t *E = S->o->prune >= 0 ? est_get(W->ctx, S->A) : NULL;
   const groups_t *D;
-  uint32_t hmax, hff, d;
+  uint32_t hmax, d;
   if (!E)
     return;
-  est_state(E, w, &hmax, &hff);
+  est_state(E, w, &hmax, NULL);
   W->lower = hmax;
   W->lower_by = "h_max";
   D = groups_get(W->ctx, S->A, w, 0, NULL);   /* no pattern databases: their time is the solver's */

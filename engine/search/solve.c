@@ -512,17 +512,17 @@ static gdl_status take_beside(gdl_ctx *ctx, const beside_t *B,
 /* The search beside stopped (it may have ended already) and its thread
  * joined; its answer taken where auto's turns have none as good; its
  * counts the last of `ran` (sat's are horizons and clauses, not states:
- * the caller leaves them out of the sums).  *took: its answer was
- * taken. */
+ * the caller leaves them out of the sums).  *took, where took is not
+ * NULL: its answer was taken. */
 static gdl_status beside_end(gdl_ctx *ctx, beside_t *B, pthread_t th,
                              gdl_solve_result *res, gdl_search_count *ran,
                              unsigned *n, int *took)
 {
   gdl_status st = GDL_OK;
+  int taken = 0;
   __atomic_store_n(&B->cancel, 1, __ATOMIC_RELAXED);
   pthread_join(th, NULL);
   ctx->cancel = NULL;
-  *took = 0;
   if (B->h && *n < GDL_MAX_SEARCHES) {
     ran[*n].name = gdl_algorithm_name(B->alg);
     ran[*n].expanded = B->res.expanded;
@@ -532,8 +532,10 @@ static gdl_status beside_end(gdl_ctx *ctx, beside_t *B, pthread_t th,
                   (res->status == GDL_SOLVED && !res->optimal &&
                    B->res.optimal))) {
     st = take_beside(ctx, B, res);
-    *took = res->found_by == B->alg;
+    taken = res->found_by == B->alg;
   }
+  if (took)
+    *took = taken;
   gdl_free(B->h);
   ctx_free(ctx, B->start);
   ctx_free(ctx, B);
@@ -666,8 +668,7 @@ static gdl_status solve_auto(gdl_ctx *ctx, analyses_t *an,
   }
 #ifdef BESIDE
   if (B) {
-    int took;
-    gdl_status sat = beside_end(ctx, B, th, res, ran, &n, &took);
+    gdl_status sat = beside_end(ctx, B, th, res, ran, &n, NULL);
     if (st == GDL_OK)
       st = sat;
   }

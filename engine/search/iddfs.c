@@ -243,6 +243,9 @@ static int depth_limited(search_t *S, iddfs_t *I, unsigned left)
     kid.n = I->kidoff[L][i + 1] - I->kidoff[L][i];
     kid.cap = kid.n;
     h = gdl_state_hash(&kid);
+    if (I->tt.key)             /* its place in the table, read below:
+                                  the estimate's work hides the miss */
+      __builtin_prefetch(&I->tt.key[(h ? h : 1) & I->tt.mask]);
     if (on_path(I, &kid, h))
       continue;
     if (S->E && (S->prune || I->ida)) {

@@ -582,6 +582,13 @@ void est_state(est_t *E, const uint32_t *w, uint32_t *hmax, uint32_t *hff)
 
 static int dead_by_latches(est_t *E, const uint32_t *w);
 
+/* Word i of state w's fluents that hold their latched value. */
+static inline uint32_t latched_word(const est_t *E, const uint32_t *w,
+                                    uint32_t i)
+{
+  return (w[i] & E->up[i]) | (~w[i] & E->down[i]);
+}
+
 int est_dead(est_t *E, const uint32_t *w)
 {
   uint32_t i, *m;
@@ -590,21 +597,19 @@ int est_dead(est_t *E, const uint32_t *w)
     return 0;
   if (!E->s.memo)
     return dead_by_latches(E, w);
-  /* the fluents that hold their latched value: the memo's key */
   for (i = 0; i < E->words; i++)
-    h = (h ^ ((w[i] & E->up[i]) | (~w[i] & E->down[i]))) *
-        0x9e3779b97f4a7c15ull;
+    h = (h ^ latched_word(E, w, i)) * 0x9e3779b97f4a7c15ull;
   h = (h >> 32) % DEAD_MEMO;
   m = E->s.memo + h * E->words;
   if (E->s.memo_dead[h]) {
-    for (i = 0; i < E->words; i++)
-      if (m[i] != ((w[i] & E->up[i]) | (~w[i] & E->down[i])))
-        break;
+    for (i = 0; i < E->words && m[i] == latched_word(E, w, i); i++)
+      ;
     if (i == E->words)
       return E->s.memo_dead[h] == 2;
   }
+  E->s.memo_dead[h] = 0;       /* (until the answer is in) */
   for (i = 0; i < E->words; i++)
-    m[i] = (w[i] & E->up[i]) | (~w[i] & E->down[i]);
+    m[i] = latched_word(E, w, i);
   E->s.memo_dead[h] = (uint8_t)(1 + dead_by_latches(E, w));
   return E->s.memo_dead[h] == 2;
 }

@@ -314,6 +314,14 @@ static void key_put(gdl_ctx *ctx, gkey_t *k, uint64_t h, gdl_term f,
   k->slot = s;
 }
 
+/* The family of a key across two relations: p's (its symbol, arity and
+ * the mask of its arguments held fixed) beside q's symbol. */
+static uint64_t cross_family(uint32_t psym, uint32_t parity, uint32_t mp,
+                             uint32_t qsym)
+{
+  return mix(mix(mix(mix(psym, parity), mp), qsym), 1);
+}
+
 /* The keys of fluent f (its slot s) into k (where k is NULL, only
  * counted): per choice (mask) of its arguments held fixed, a key of its
  * relation, the mask and those arguments; and across two relations,
@@ -341,17 +349,16 @@ static uint32_t keys_of(const build_t *b, const rels_t *R, uint32_t s,
         continue;
       if (m < full && R->arity[r] == fixed) {  /* as p, beside q = r */
         if (k)
-          key_put(ctx, k + n,
-                  mix(mix(mix(mix(t->sym, t->arity), m), R->sym[r]), 1), f,
-                  m, s);
+          key_put(ctx, k + n, cross_family(t->sym, t->arity, m, R->sym[r]),
+                  f, m, s);
         n++;
       } else if (m == full) {  /* as q, beside each mask of p = r */
         for (mp = 1; mp < (1u << R->arity[r]) - 1; mp++)
           if ((uint32_t)__builtin_popcount(mp) == fixed) {
             if (k)
               key_put(ctx, k + n,
-                      mix(mix(mix(mix(R->sym[r], R->arity[r]), mp), t->sym),
-                          1), f, m, s);
+                      cross_family(R->sym[r], R->arity[r], mp, t->sym), f, m,
+                      s);
             n++;
           }
       }
@@ -370,15 +377,16 @@ static void candidates(build_t *b)
   gkey_t *k;
   rels_t R;
   uint32_t n = 0, s, i, j, ng = 0, nin = 0;
+  gdl_term f;
   rels_of(b, &R);
   for (s = 0; s < G->ntslots; s++)
-    if (slot_fluent(b, s))
-      n += keys_of(b, &R, s, slot_fluent(b, s), NULL);
+    if ((f = slot_fluent(b, s)))
+      n += keys_of(b, &R, s, f, NULL);
   k = ctx_alloc(ctx, (n + 1) * sizeof *k);
   n = 0;
   for (s = 0; s < G->ntslots; s++)
-    if (slot_fluent(b, s))
-      n += keys_of(b, &R, s, slot_fluent(b, s), k + n);
+    if ((f = slot_fluent(b, s)))
+      n += keys_of(b, &R, s, f, k + n);
   if (n > 1)
     qsort(k, n, sizeof *k, by_key);
   /* runs of one key of 2 to MAX_GROUP slots (each once) */

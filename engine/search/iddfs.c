@@ -12,12 +12,18 @@
 
 #include "search/search.h"
 
+/* An entry's three fields side by side, so that a probe is one cache
+ * line (the key alone prefetched below brings the rest). */
 typedef struct {
-  uint64_t *key;              /* state hash (64 bits), 0 empty */
-  uint32_t *check;            /* a second, independent hash of the state:
+  uint64_t key;               /* state hash (64 bits), 0 empty */
+  uint32_t check;             /* a second, independent hash of the state:
                                  two states must agree on 96 bits to be
                                  taken for one another */
-  uint8_t *left;              /* depth left when searched */
+  uint8_t left;               /* depth left when searched */
+} tt_entry;
+
+typedef struct {
+  tt_entry *e;
   uint32_t mask, used, max;
 } tt_t;
 
@@ -63,59 +69,51 @@ static int tt_seen(gdl_ctx *ctx, tt_t *t, const gdl_state *s, uint64_t h,
                    unsigned left)
 {
   uint32_t j, c = check_hash(s);
+  uint8_t l = (uint8_t)(left > 255 ? 255 : left);
   if (!h)
     h = 1;
-  if (!t->key) {
+  if (!t->e) {
     uint32_t cap = 1024;
-    t->key = ctx_alloc(ctx, cap * sizeof *t->key);
-    t->check = ctx_alloc(ctx, cap * sizeof *t->check);
-    t->left = ctx_alloc(ctx, cap);
+    t->e = ctx_alloc(ctx, cap * sizeof *t->e);   /* zeroed: empty */
     t->mask = cap - 1;
   }
-  for (j = (uint32_t)h & t->mask; t->key[j]; j = (j + 1) & t->mask)
-    if (t->key[j] == h && t->check[j] == c) {
-      if (t->left[j] >= left)
+  for (j = (uint32_t)h & t->mask; t->e[j].key; j = (j + 1) & t->mask)
+    if (t->e[j].key == h && t->e[j].check == c) {
+      if (t->e[j].left >= left)
         return 1;
-      t->left[j] = (uint8_t)(left > 255 ? 255 : left);
+      t->e[j].left = l;
       return 0;
     }
   if (t->used >= t->max)
     return 0;                 /* full: search it again rather than grow */
   if ((t->used + 1) * 2 > t->mask) {
     uint32_t cap = (t->mask + 1) * 2, i, k;
-    uint64_t *nk = ctx_alloc(ctx, cap * sizeof *nk);
-    uint32_t *nc = ctx_alloc(ctx, cap * sizeof *nc);
-    uint8_t *nl = ctx_alloc(ctx, cap);
+    tt_entry *ne = ctx_alloc(ctx, cap * sizeof *ne);
     for (i = 0; i <= t->mask; i++) {
-      if (!t->key[i])
+      if (!t->e[i].key)
         continue;
-      for (k = (uint32_t)t->key[i] & (cap - 1); nk[k]; k = (k + 1) & (cap - 1))
+      for (k = (uint32_t)t->e[i].key & (cap - 1); ne[k].key;
+           k = (k + 1) & (cap - 1))
         ;
-      nk[k] = t->key[i];
-      nc[k] = t->check[i];
-      nl[k] = t->left[i];
+      ne[k] = t->e[i];
     }
-    ctx_free(ctx, t->key);
-    ctx_free(ctx, t->check);
-    ctx_free(ctx, t->left);
-    t->key = nk;
-    t->check = nc;
-    t->left = nl;
+    ctx_free(ctx, t->e);
+    t->e = ne;
     t->mask = cap - 1;
-    for (j = (uint32_t)h & t->mask; t->key[j]; j = (j + 1) & t->mask)
+    for (j = (uint32_t)h & t->mask; t->e[j].key; j = (j + 1) & t->mask)
       ;
   }
-  t->key[j] = h;
-  t->check[j] = c;
-  t->left[j] = (uint8_t)(left > 255 ? 255 : left);
+  t->e[j].key = h;
+  t->e[j].check = c;
+  t->e[j].left = l;
   t->used++;
   return 0;
 }
 
 static void tt_clear(tt_t *t)
 {
-  if (t->key) {
-    memset(t->key, 0, (t->mask + 1) * sizeof *t->key);
+  if (t->e) {
+    memset(t->e, 0, (t->mask + 1) * sizeof *t->e);
     t->used = 0;
   }
 }
@@ -243,9 +241,9 @@ static int depth_limited(search_t *S, iddfs_t *I, unsigned left)
     kid.n = I->kidoff[L][i + 1] - I->kidoff[L][i];
     kid.cap = kid.n;
     h = gdl_state_hash(&kid);
-    if (I->tt.key)             /* its place in the table, read below:
+    if (I->tt.e)               /* its place in the table, read below:
                                   the estimate's work hides the miss */
-      __builtin_prefetch(&I->tt.key[(h ? h : 1) & I->tt.mask]);
+      __builtin_prefetch(&I->tt.e[(h ? h : 1) & I->tt.mask]);
     if (on_path(I, &kid, h))
       continue;
     if (S->E && (S->prune || I->ida)) {

@@ -724,7 +724,13 @@ static void horizons(sat_t *W)
     /* step k goes on: not terminal, a legal move each; step k + 1 */
     close_step(W, k);
     begin_step(W, k + 1);
-    /* does any play last k + 1 steps?  If not, no plan at all */
+    /* does any play last k + 1 steps?  If not, no plan at all.  Below
+     * the estimates' bound it is not asked: a play of k + 1 steps is
+     * then no less hard to find than a plan (queens31lg: 31 queens, 30
+     * of them placed in 30 steps), and where none exists the bound's
+     * horizon finds that out */
+    if (k + 1 < W->lower)
+      continue;
     ccadical_limit(W->sat, "conflicts", ALIVE_CONFLICTS);
     alive = ccadical_solve(W->sat);
     if (alive == 20) {

@@ -1628,6 +1628,9 @@ Suite *cli_suite(void)
   tcase_add_test(tc, test_listed_commands_have_help);
   tcase_add_test(tc, test_quiet_explained);
   tcase_add_loop_test(tc, test_usage_error, 0, N(usage_errors));
+  /* 61 runs of gdl in one test (every command's help, four ways): under
+   * the sanitizers more than Check's default of 4 s */
+  tcase_set_timeout(tc, 30);
   suite_add_tcase(s, tc);
 
   tc = tcase_create("check");

@@ -35,7 +35,8 @@ typedef struct {
   kern_eval_t eval;            /* three-valued: latches, dead ends */
   uint32_t *memo;              /* est_dead's answers by the latched
                                   fluents' values: DEAD_MEMO of E->words,
-                                  each a hash's slot, or NULL */
+                                  each a hash's slot, then the key being
+                                  asked; or NULL */
   uint8_t *memo_dead;          /* ... per slot: 0 none, 1 alive, 2 dead */
 } scratch_t;
 
@@ -256,7 +257,9 @@ static void keep_relevant(gdl_ctx *ctx, est_t *E)
 static void memo_open(gdl_ctx *ctx, est_t *E)
 {
   if (E->up && !E->s.memo) {
-    E->s.memo = ctx_alloc(ctx, (size_t)DEAD_MEMO * E->words * sizeof *E->s.memo);
+    /* a row more: the key of the state asked about */
+    E->s.memo = ctx_alloc(ctx, (size_t)(DEAD_MEMO + 1) * E->words *
+                                   sizeof *E->s.memo);
     E->s.memo_dead = ctx_alloc(ctx, DEAD_MEMO);
   }
 }
@@ -591,25 +594,23 @@ static inline uint32_t latched_word(const est_t *E, const uint32_t *w,
 
 int est_dead(est_t *E, const uint32_t *w)
 {
-  uint32_t i, *m;
+  uint32_t i, *m, *key;
   uint64_t h = 0;
   if (!E->nlatch)
     return 0;
   if (!E->s.memo)
     return dead_by_latches(E, w);
-  for (i = 0; i < E->words; i++)
-    h = (h ^ latched_word(E, w, i)) * 0x9e3779b97f4a7c15ull;
+  key = E->s.memo + (size_t)DEAD_MEMO * E->words;   /* made once */
+  for (i = 0; i < E->words; i++) {
+    key[i] = latched_word(E, w, i);
+    h = (h ^ key[i]) * 0x9e3779b97f4a7c15ull;
+  }
   h = (h >> 32) % DEAD_MEMO;
   m = E->s.memo + h * E->words;
-  if (E->s.memo_dead[h]) {
-    for (i = 0; i < E->words && m[i] == latched_word(E, w, i); i++)
-      ;
-    if (i == E->words)
-      return E->s.memo_dead[h] == 2;
-  }
+  if (E->s.memo_dead[h] && memcmp(m, key, E->words * sizeof *m) == 0)
+    return E->s.memo_dead[h] == 2;
   E->s.memo_dead[h] = 0;       /* (until the answer is in) */
-  for (i = 0; i < E->words; i++)
-    m[i] = latched_word(E, w, i);
+  memcpy(m, key, E->words * sizeof *m);
   E->s.memo_dead[h] = (uint8_t)(1 + dead_by_latches(E, w));
   return E->s.memo_dead[h] == 2;
 }

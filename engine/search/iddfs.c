@@ -269,6 +269,7 @@ static int depth_limited(search_t *S, iddfs_t *I, unsigned left)
     if (depth_limited(S, I, left - 1))
       return 1;
     I->len--;
+    s = &I->path[L];           /* (the path may have grown: moved) */
   }
   return 0;
 }

@@ -260,7 +260,7 @@ check: all $(B)/check_gdl $(B)/web.o
 	tests/fmt.sh -j 2
 	tests/roundtrip.sh -j 2
 	GDL_MPI=$(B)/gdl-mpi tests/mpi.sh
-	tests/search.sh -j 2 puzzles/*.kif puzzles/*.hrf tests/stubborn/*.kif tests/wins/*.kif tests/counter/*.kif tests/budget/*.kif $(addprefix $(CORPUS)/single/,$(SEARCH_GAMES))
+	tests/search.sh -j 2 puzzles/*.kif puzzles/*.hrf tests/stubborn/*.kif tests/wins/*.kif tests/counter/*.kif tests/budget/*.kif tests/deep/*.kif $(addprefix $(CORPUS)/single/,$(SEARCH_GAMES))
 	tests/values.sh
 	tests/pdb_cache.sh
 	tests/engines.sh -j 2 -k 2 -m 60 $(CORPUS)/single/*.kif $(CORPUS)/multi/*.kif $(CORPUS)/conformance/*.kif

@@ -1344,6 +1344,22 @@ START_TEST(test_unsolvable_small)
 }
 END_TEST
 
+/* iddfs and idastar past 64 moves, where the path of states they keep
+ * grows: the state being expanded, read again after each child, was
+ * read where the path had been (idastar crashed). */
+START_TEST(test_deep_path)
+{
+  gdl_ctx *ctx = load_path("tests/deep/parity-line.kif", 0);
+  gdl_solve_result res = solve(ctx, GDL_IDASTAR, 0, 0);
+  ck_assert_int_eq(res.status, GDL_UNSOLVABLE);
+  ck_assert_uint_ge(res.depth, 65);
+  res = solve(ctx, GDL_IDDFS, 0, 0);
+  ck_assert_int_eq(res.status, GDL_UNSOLVABLE);
+  ck_assert_uint_ge(res.depth, 65);
+  gdl_free(ctx);
+}
+END_TEST
+
 /* The 2 x 2 puzzle with a solvable start: bfs and iddfs find plans of the
  * same length. */
 START_TEST(test_slide2x2_solvable)
@@ -1904,6 +1920,7 @@ Suite *search_suite(void)
   tc = tcase_create("unsolvable");
   tcase_add_loop_test(tc, test_unsolvable_small, 0, N(unsolvable));
   tcase_add_test(tc, test_slide2x2_solvable);
+  tcase_add_test(tc, test_deep_path);
   suite_add_tcase(s, tc);
 
   tc = tcase_create("limits");

@@ -507,6 +507,7 @@ START_TEST(test_search_same)
     memset(&o, 0, sizeof o);
     o.algorithm = alg[a];
     o.max_states = 200000;
+    o.stubborn = -1;           /* the grounded network's alone (Lights Out) */
     ck_assert_int_eq(gdl_use_engine(ctx, GDL_ENGINE_GROUND), GDL_OK);
     ck_assert_int_eq(gdl_solve(ctx, &o, &g), GDL_OK);
     glen = g.length;

@@ -690,6 +690,47 @@ START_TEST(test_stubborn)
 }
 END_TEST
 
+/* A lamp's on and off fluents are a pair (stubborn.c, effects): a press
+ * flips both, where one of the two holds.  Lights Out 5x5 (10 presses,
+ * 2^23 states): A* with the reduction, the presses around one lit lamp,
+ * proves 10 shortest within 20,000 states, and without it meets that
+ * limit; so the corpus lightsOut (9), whose step counter is left out of
+ * the effects and whose terminal, "step 20 or no lamp lit", is a win but
+ * for the clock.  A start where a lamp is both on and off is not one the
+ * pairs speak of: no reduction, and bfs's verdict. */
+static const within_t lamps[] = {
+  { "puzzles/lights-out-5x5.kif", 10, 20000 },
+  { "single/lightsOut.kif", 9, 20000 },
+};
+
+START_TEST(test_stubborn_pairs)
+{
+  const char *f = lamps[_i].file;
+  gdl_ctx *ctx = load_path(strncmp(f, "single/", 7) ? f : tu_corpus(f), 0);
+  gdl_solve_opts o;
+  gdl_solve_result res;
+  memset(&o, 0, sizeof o);
+  o.algorithm = GDL_ASTAR;
+  solved_within(ctx, &o, &lamps[_i], &res);
+  ck_assert_int_eq(res.stubborn, 1);
+  ck_assert_int_eq(res.optimal, 1);
+  o.stubborn = -1;
+  ck_assert_int_eq(gdl_solve(ctx, &o, &res), GDL_OK);
+  ck_assert_int_eq(res.status, GDL_LIMIT);
+  gdl_free(ctx);
+}
+END_TEST
+
+START_TEST(test_stubborn_pairs_start)
+{
+  gdl_ctx *ctx = load_path("tests/stubborn/lights-out-lamp-on-off.kif", 0);
+  gdl_solve_result res = solve(ctx, GDL_ASTAR, 0, 0);
+  ck_assert_int_eq(res.status, GDL_UNSOLVABLE);
+  ck_assert_int_eq(res.stubborn, 0);
+  gdl_free(ctx);
+}
+END_TEST
+
 START_TEST(test_stubborn_not)
 {
   gdl_ctx *ctx = load_path("puzzles/eight-puzzle-easy.kif", 0);
@@ -1906,6 +1947,8 @@ Suite *search_suite(void)
   tcase_add_loop_test(tc, test_hard_default, 0, N(hard));
   tcase_add_loop_test(tc, test_fewest_first, 0, N(tours));
   tcase_add_loop_test(tc, test_stubborn, 0, N(reduced));
+  tcase_add_loop_test(tc, test_stubborn_pairs, 0, N(lamps));
+  tcase_add_test(tc, test_stubborn_pairs_start);
   tcase_add_test(tc, test_stubborn_not);
   tcase_add_loop_test(tc, test_counter, 0, N(counted));
   tcase_add_loop_test(tc, test_budget, 0, N(budgeted));

@@ -16,6 +16,7 @@ void analyses_free(gdl_ctx *ctx, analyses_t *A)
   groups_free(ctx, A->groups);
   bud_free(ctx, A->bud);
   ctx_free(ctx, A->counter_mask);
+  ctx_free(ctx, A->counter_tr);
   stub_free(ctx, A->stub);
   est_free(ctx, A->est);
   kern_free(ctx, A->kern);

@@ -43,6 +43,8 @@ typedef struct analyses {
   uint32_t *counter_mask;      /* the step counter's slots, as bits, */
   uint32_t counter_slots;      /* ... how many (0: none), */
   int counter_ends;            /* ... whether terminal reads them, */
+  uint32_t *counter_tr;        /* ... terminal's rules that do not (Tr), */
+  uint32_t counter_ntr;        /* ... how many, */
   int counter_tried;           /* ... once asked */
 } analyses_t;
 /* A set of analyses starts empty, all zero (memset: none asked yet, no
@@ -339,10 +341,14 @@ int pdb_cache_solve(gdl_ctx *ctx, pdb_t *T, double until, const char *dir,
  * why a shortest plan is kept). */
 /* The reduction for the grounded network, or NULL where its rules do not
  * allow it. */
-stub_t *stub_build(gdl_ctx *ctx, const kern_t *K, const est_t *E);
+stub_t *stub_build(gdl_ctx *ctx, const kern_t *K, const est_t *E,
+                   const analyses_t *A);
 void stub_free(gdl_ctx *ctx, stub_t *T);
 /* A's reduction, built at A's first call, with A's kernel and estimator. */
 stub_t *stub_get(gdl_ctx *ctx, analyses_t *A);
+/* Whether state w (bits) is one the analysis speaks of: of each pair of
+ * fluents whose effects assume that one of the two holds, one does. */
+int stub_holds(const stub_t *T, const uint32_t *w);
 /* Of the current state's legal moves mv[0..n), those to search, into
  * *out (mv itself where all are): how many; 0 when no plan goes on from
  * the state. */
@@ -367,6 +373,9 @@ uint32_t stub_dependent(gdl_ctx *ctx, const stub_t *T, uint32_t b,
  * the rules have none.  Its slots are found once, at A's first call, and
  * kept in A; the counter is the caller's (counter_free), A may go first. */
 counter_t *counter_start(gdl_ctx *ctx, analyses_t *A, const uint32_t *start);
+/* The clock's slots (A->counter_mask), found once per game: how many (0:
+ * none, or read where only terminal may read it). */
+uint32_t counter_clock(gdl_ctx *ctx, analyses_t *A);
 void counter_free(gdl_ctx *ctx, counter_t *C);
 /* State w (bits) without the counter, and with its value after `depth`
  * moves. */

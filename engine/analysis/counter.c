@@ -281,10 +281,11 @@ uint32_t counter_autonomous(gdl_ctx *ctx, const kern_t *K, uint8_t *auton)
 
 /* The slots of the clock into mask[] (words of a state): how many; 0
  * where there is none or it is read where it may not be.  *ends: whether
- * terminal reads it.  The kernel and, where needed, the estimator are
- * an's. */
+ * terminal reads it; *tr (ctx's), *ntr: terminal's rules that do not
+ * (Tr).  The kernel and, where needed, the estimator are an's. */
 static uint32_t clock_slots(gdl_ctx *ctx, analyses_t *an, ground_t *G,
-                            uint32_t words, uint32_t *mask, int *ends)
+                            uint32_t words, uint32_t *mask, int *ends,
+                            uint32_t **tr, uint32_t *ntr)
 {
   scan_t A;
   uint32_t n = G->nprops, r, j, i, nd, ntc = 0, nslots = 0, term, goal = NONE;
@@ -330,19 +331,19 @@ static uint32_t clock_slots(gdl_ctx *ctx, analyses_t *an, ground_t *G,
       mask[i >> 5] |= 1u << (i & 31);
       nslots++;
     }
+  *ntr = 0;
+  for (j = 0; j < nd; j++)
+    if (dis[j] != NONE)
+      dis[(*ntr)++] = dis[j];
   if (nslots && ntc) {         /* goal 100 must force Tr */
-    uint32_t ntr = 0;
     est_t *E = est_get(ctx, an);
-    for (j = 0; j < nd; j++)
-      if (dis[j] != NONE)
-        dis[ntr++] = dis[j];
     if (goal != NONE &&        /* (none: goal 100 never holds) */
-        (!E || !kern_forces(ctx, est_eval(E), goal, dis, ntr)))
+        (!E || !kern_forces(ctx, est_eval(E), goal, dis, *ntr)))
       nslots = 0;
   }
   *ends = ntc > 0;
+  *tr = dis;
   scan_close(&A);
-  ctx_free(ctx, dis);
   ctx_free(ctx, seen);
   return nslots;
 }
@@ -470,20 +471,27 @@ out:
   return ok;
 }
 
-counter_t *counter_start(gdl_ctx *ctx, analyses_t *an, const uint32_t *start)
+uint32_t counter_clock(gdl_ctx *ctx, analyses_t *an)
 {
   ground_t *G = ctx->ground;
-  uint32_t words = ground_state_words(ctx), i, k;
-  counter_t *C;
+  uint32_t words = ground_state_words(ctx);
   if (!G || !words)
-    return NULL;
-  if (!an->counter_tried) {    /* the slots, once per game */
+    return 0;
+  if (!an->counter_tried) {
     an->counter_mask = ctx_alloc(ctx, (words + 1) * sizeof *an->counter_mask);
     an->counter_slots = clock_slots(ctx, an, G, words, an->counter_mask,
-                                    &an->counter_ends);
+                                    &an->counter_ends, &an->counter_tr,
+                                    &an->counter_ntr);
     an->counter_tried = 1;
   }
-  if (!an->counter_slots)
+  return an->counter_slots;
+}
+
+counter_t *counter_start(gdl_ctx *ctx, analyses_t *an, const uint32_t *start)
+{
+  uint32_t words = ground_state_words(ctx), i, k;
+  counter_t *C;
+  if (!counter_clock(ctx, an))
     return NULL;
   C = ctx_alloc(ctx, sizeof *C);
   memset(C, 0, sizeof *C);

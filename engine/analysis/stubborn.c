@@ -10,10 +10,12 @@
  * commute with its own, unless that move falsifies a literal it needs for
  * good.  Then every plan can be reordered to begin with a legal move of
  * T at the same length.  It needs moves like a planner's operators (one
- * role; each move's effect on each fluent the same in every state; goal
- * 100 needs a literal), which a symbolic three-valued evaluation checks;
- * else the reduction is off.  doc/solving.md ("Moves that commute:
- * stubborn sets") has the argument.
+ * role; each move's effect on each fluent the same in every state, or in
+ * every state where one of a pair of fluents holds, as a lamp's on and
+ * off, which stub_holds checks of the start; a step counter's fluents
+ * left out; goal 100 needs a literal), which a symbolic three-valued
+ * evaluation checks; else the reduction is off.  doc/solving.md ("Moves
+ * that commute: stubborn sets") has the argument.
  *
  * Evaluation.  A scalar run is the kernel's (kernel.c), recorded: every
  * proposition read is memoized, so reads() can follow what terminal's
@@ -45,6 +47,15 @@ enum { SET0 = 0, FLIP = 1, KEEP = 2, SET1 = 3 };
 #define MAX_MOVES 8192         /* more: no reduction (a value is 2 sets) */
 #define BUDGET 100000000ull    /* words of evaluation, at most */
 #define MAX_CLOSURES 16        /* landmarks tried per state */
+/* The reduction is given up on, for the rest of the solve, where its
+ * work (moves and setters looked at) passes REDUCE_WORK a state and as
+ * much again a successor it left out, after an allowance of
+ * REDUCE_TRIAL states: about what making those successors would cost.
+ * comp2006_CHIMPANZEE: 80,000 a state to leave out 1 of 14 moves; the
+ * sudokus, Lights Out: 4 to 120 to leave out all but one to four.  The
+ * work is counted, not timed, so that a search is the same every run. */
+#define REDUCE_TRIAL 256
+#define REDUCE_WORK 1000
 
 struct stubborn {
   gdl_ctx *ctx;                /* whose memory the arena is */
@@ -68,6 +79,9 @@ struct stubborn {
   uint32_t *sup_lo, *sup;      /* slots read beyond them (any change
                                   disables it) */
   uint32_t *eff_lo, *eff;      /* slot * 4 + effect, KEEP left out */
+  uint32_t *pair, npair;       /* slots 2i, 2i + 1: one holds, whose
+                                  effects assume it (stub_holds) */
+  int term_wins;               /* terminal forces goal 100 */
   uint8_t *perm;               /* per effect: set for good */
   /* per slot */
   uint32_t *ach_lo[2], *ach[2];   /* moves that may make it false, true:
@@ -83,6 +97,9 @@ struct stubborn {
   uint32_t *pm, pnow;          /* per slot: 2 * pnow + value a needs */
   uint32_t *list, nlist;
   uint32_t *lit, *cnt;         /* landmarks here, their legal setters */
+  uint64_t rwork, rcalls, rcut; /* the reduction's work, states, and
+                                   successors left out, so far */
+  int given_up;                /* (REDUCE_WORK) */
   gdl_term *out;
 };
 
@@ -299,6 +316,7 @@ void stub_free(gdl_ctx *ctx, stub_t *T)
   ctx_free(ctx, T->eff_lo);
   ctx_free(ctx, T->eff);
   ctx_free(ctx, T->perm);
+  ctx_free(ctx, T->pair);
   for (v = 0; v < 2; v++) {
     ctx_free(ctx, T->ach_lo[v]);
     ctx_free(ctx, T->ach[v]);
@@ -317,43 +335,114 @@ void stub_free(gdl_ctx *ctx, stub_t *T)
   ctx_free(ctx, T);
 }
 
-/* Each move's effect on each slot (SET0, FLIP, KEEP, SET1); 0 where
- * one is unknown. */
-static int effects(gdl_ctx *ctx, stub_t *T)
+/* The `next` of slot x (s or t) for every move into res: a value (two
+ * sets of W words) where slot s is false, then one where it is true;
+ * slot t (NONE: none) fixed to the opposite of s. */
+static void next_by_value(gdl_ctx *ctx, stub_t *T, uint32_t s, uint32_t t,
+                          uint32_t x, uint64_t *res)
 {
   const ground_t *G = T->G;
-  uint32_t s, m, v, W = T->W, ne = 0, cap = 0, *e = NULL, *at;
-  uint64_t *res = ctx_alloc(ctx, 4 * W * sizeof *res);
+  uint32_t tp = G->tprop[s], v, W = T->W;
+  for (v = 0; v < 2; v++) {
+    if (x >= G->nnext) {       /* no `next` makes it: false after any */
+      memset(res + 2 * W * v, 0, W * 8);
+      memset(res + 2 * W * v + W, 0xff, W * 8);
+      continue;
+    }
+    if (tp != NONE)
+      kern_fix(&T->X, tp, v);
+    if (t != NONE)
+      kern_fix(&T->X, G->tprop[t], !v);
+    new_run(T);
+    memcpy(res + 2 * W * v,
+           value_at(T, eval_moves(ctx, T, G->next[x].prop, 0)), 2 * W * 8);
+    if (tp != NONE)
+      kern_fix(&T->X, tp, VU);
+    if (t != NONE)
+      kern_fix(&T->X, G->tprop[t], VU);
+  }
+}
+
+/* Move m's effect code on a slot from next_by_value's res, or 4 where it
+ * depends on more than the slot's value. */
+static uint32_t code_of(const stub_t *T, const uint64_t *res, uint32_t m)
+{
+  uint32_t code = 0, b = m >> 6, v;
+  uint64_t bit = (uint64_t)1 << (m & 63);
+  for (v = 0; v < 2; v++) {
+    const uint64_t *x = res + 2 * T->W * v;
+    if (x[b] & bit)
+      code |= 1u << v;
+    else if (!(x[T->W + b] & bit))
+      return 4;
+  }
+  return code;
+}
+
+/* The one slot other than s that s's `next` reads, or NONE; *buf holds
+ * the scratch (allocated on first use, freed by the caller). */
+static uint32_t partner(gdl_ctx *ctx, stub_t *T, uint32_t s, uint32_t **buf)
+{
+  const ground_t *G = T->G;
+  uint32_t *rs = NULL, nrs = 0, cap = 0, t = NONE, i, n = 0;
+  if (s >= G->nnext || G->tprop[s] == NONE)
+    return NONE;
+  if (!*buf)
+    *buf = ctx_alloc(ctx, 2 * (T->n + 1) * sizeof **buf);
+  reads(T, G->next[s].prop, 0, *buf, *buf + T->n + 1, s + 1, &rs, &nrs, &cap,
+        ctx);
+  for (i = 0; i < nrs; i++)
+    if (rs[i] != s) {
+      if (n++)
+        t = NONE;              /* two or more */
+      else
+        t = rs[i];
+    }
+  ctx_free(ctx, rs);
+  return t != NONE && t < G->nnext && G->tprop[t] != NONE ? t : NONE;
+}
+
+/* Each move's effect on each slot (SET0, FLIP, KEEP, SET1); 0 where
+ * one is unknown.  A slot whose `next` reads one other slot, where each
+ * move's `next` of the two is known when one holds and is one of them
+ * again (on/off of a light), is a pair: its effects assume that one of
+ * the two holds, which then holds in every state reached from a state
+ * where it does (by induction over the moves; stub_holds checks the
+ * start). */
+static int effects(gdl_ctx *ctx, stub_t *T, const uint32_t *clock)
+{
+  const ground_t *G = T->G;
+  uint32_t s, m, W = T->W, ne = 0, cap = 0, *e = NULL, *at, *buf = NULL;
+  uint32_t paircap = 0;
+  uint64_t *res = ctx_alloc(ctx, 8 * W * sizeof *res);
   int ok = 1;
   for (s = 0; s < T->ns && ok; s++) {
-    uint32_t tp = G->tprop[s];
-    if (s >= G->nnext && tp == NONE)
-      continue;                /* nothing makes it, nothing reads it */
-    for (v = 0; v < 2; v++) {
-      if (s >= G->nnext) {     /* no `next` makes it: false after any */
-        memset(res + 2 * W * v, 0, W * 8);
-        memset(res + 2 * W * v + W, 0xff, W * 8);
-        continue;
-      }
-      if (tp != NONE)
-        kern_fix(&T->X, tp, v);
-      new_run(T);
-      memcpy(res + 2 * W * v,
-             value_at(T, eval_moves(ctx, T, G->next[s].prop, 0)), 2 * W * 8);
-      if (tp != NONE)
-        kern_fix(&T->X, tp, VU);
+    uint32_t t = NONE;
+    if ((s >= G->nnext && G->tprop[s] == NONE) || (clock && word_bit(clock, s)))
+      continue;                /* nothing makes it, nothing reads it; or
+                                  a clock, which every move advances
+                                  alike and only terminal reads */
+    next_by_value(ctx, T, s, NONE, s, res);
+    for (m = 0; m < T->nm && code_of(T, res, m) != 4; m++)
+      ;
+    if (m < T->nm) {           /* unknown: depends on the state */
+      if ((t = partner(ctx, T, s, &buf)) == NONE)
+        break;
+      next_by_value(ctx, T, s, t, s, res);
+      next_by_value(ctx, T, s, t, t, res + 4 * W);
+      for (m = 0; m < T->nm; m++)
+        if (code_of(T, res, m) == 4 ||
+            code_of(T, res, m) != (3 ^ code_of(T, res + 4 * W, m)))
+          break;               /* (the two's codes are complements) */
+      if (m < T->nm)
+        break;
+      GROW(ctx, T->pair, paircap, T->npair * 2 + 1);
+      T->pair[2 * T->npair] = s;
+      T->pair[2 * T->npair++ + 1] = t;
     }
     for (m = 0; m < T->nm; m++) {
-      uint32_t code = 0, b = m >> 6;
-      uint64_t bit = (uint64_t)1 << (m & 63);
-      for (v = 0; v < 2; v++) {
-        const uint64_t *x = res + 2 * W * v;
-        if (x[b] & bit)
-          code |= 1u << v;
-        else if (!(x[W + b] & bit))
-          ok = 0;              /* unknown: depends on the state */
-      }
-      if (ok && code != KEEP) {
+      uint32_t code = code_of(T, res, m);
+      if (code != KEEP) {
         GROW(ctx, e, cap, ne + 1);
         e[ne++] = s * 4 + code;
         e[ne++] = m;
@@ -363,6 +452,9 @@ static int effects(gdl_ctx *ctx, stub_t *T)
       ok = 0;
   }
   ctx_free(ctx, res);
+  ctx_free(ctx, buf);
+  if (s < T->ns)
+    ok = 0;                    /* stopped at an effect unknown */
   if (!ok) {
     ctx_free(ctx, e);
     return 0;
@@ -470,8 +562,10 @@ static int legality(gdl_ctx *ctx, stub_t *T)
       kern_fix(&T->X, G->tprop[T->pre[i] >> 1], T->pre[i] & 1);
     conj = legal1(T, m) == V1;
     /* where m is legal, the state must not be terminal: the literals
-     * that needs too (a move made in a terminal state is no move) */
-    if (term_if(T, m) != V0) {
+     * that needs too (a move made in a terminal state is no move); not
+     * where every terminal state is a win, since a plan reordered that
+     * passes one has a prefix that is a plan, no longer */
+    if (!T->term_wins && term_if(T, m) != V0) {
       uint32_t r0 = nrs, k0 = npre;
       reads(T, T->term, 1, stack, seen, m + 1, &rs, &nrs, &rscap, ctx);
       needs(ctx, T, m, rs, r0, nrs, 1, &npre, &precap);
@@ -578,8 +672,27 @@ static uint8_t *ends_if(gdl_ctx *ctx, stub_t *T)
   return imp;
 }
 
-stub_t *stub_build(gdl_ctx *ctx, const kern_t *K, const est_t *E)
+/* Whether goal 100 holds where each of terminal's rules tr[0, n) that
+ * read no clock fires (its literals fixed, the rest unknown). */
+static int wins_by(stub_t *T, const uint32_t *tr, uint32_t n, uint32_t goal)
 {
+  const ground_t *G = T->G;
+  uint32_t i, j;
+  int v = V1;
+  for (i = 0; i < n && v == V1; i++) {
+    for (j = G->in_lo[tr[i]]; j < G->in_lo[tr[i] + 1]; j++)
+      kern_fix(&T->X, G->in[j] >> 1, G->in[j] & 1 ? V0 : V1);
+    v = eval_scalar(T, goal);
+    for (j = G->in_lo[tr[i]]; j < G->in_lo[tr[i] + 1]; j++)
+      kern_fix(&T->X, G->in[j] >> 1, VU);
+  }
+  return v == V1;
+}
+
+stub_t *stub_build(gdl_ctx *ctx, const kern_t *K, const est_t *E,
+                   const analyses_t *A)
+{
+  const uint32_t *clock = A && A->counter_slots ? A->counter_mask : NULL;
   ground_t *G = ctx->ground;
   stub_t *T;
   uint32_t i, m, goal = NONE, term;
@@ -618,7 +731,10 @@ stub_t *stub_build(gdl_ctx *ctx, const kern_t *K, const est_t *E)
   qsort(T->byterm, T->nm, sizeof *T->byterm, ground_cmp_u64);
   T->off = ctx_alloc(ctx, (T->n + 1) * sizeof *T->off);
   T->term = term;
-  if (!effects(ctx, T) || !legality(ctx, T))
+  T->term_wins = kern_forces(ctx, &T->X, term, T->X.bh + T->X.bh_lo[goal],
+                             T->X.bh_lo[goal + 1] - T->X.bh_lo[goal]) ||
+                 (clock && wins_by(T, A->counter_tr, A->counter_ntr, goal));
+  if (!effects(ctx, T, clock) || !legality(ctx, T))
     goto fail;
   setters(ctx, T);
   /* moves after which the game is over */
@@ -680,13 +796,23 @@ stub_t *stub_get(gdl_ctx *ctx, analyses_t *A)
 {
   if (!A->stub_tried) {
     est_t *E = est_get(ctx, A);
-    A->stub = E ? stub_build(ctx, kern_get(ctx, A), E) : NULL;
+    counter_clock(ctx, A);
+    A->stub = E ? stub_build(ctx, kern_get(ctx, A), E, A) : NULL;
     A->stub_tried = 1;
   }
   return A->stub;
 }
 
 /* ---- per state -------------------------------------------------------- */
+
+int stub_holds(const stub_t *T, const uint32_t *w)
+{
+  uint32_t i;
+  for (i = 0; i < T->npair; i++)
+    if (word_bit(w, T->pair[2 * i]) == word_bit(w, T->pair[2 * i + 1]))
+      return 0;
+  return 1;
+}
 
 static inline int bit_at(const uint64_t *b, uint32_t s)
 {
@@ -721,6 +847,7 @@ static int stops(const stub_t *T, uint32_t b)
 static void add_setters(stub_t *T, uint32_t s, uint32_t v, int check)
 {
   uint32_t i;
+  T->rwork += T->ach_lo[v][s + 1] - T->ach_lo[v][s];
   for (i = T->ach_lo[v][s]; i < T->ach_lo[v][s + 1]; i++) {
     uint32_t b = T->ach[v][i] >> 2;
     if (T->inT[b] != T->snow && !(check && stops(T, b)))
@@ -743,16 +870,18 @@ static uint32_t closure(stub_t *T, const uint64_t *cur, uint32_t lit,
   add_setters(T, lit >> 1, lit & 1, 0);
   for (k = 0; k < T->nlist; k++) {
     uint32_t a = T->list[k];
+    T->rwork += 1 + T->pre_lo[a + 1] - T->pre_lo[a];
     if (T->app[a] != T->anow) {
       /* not legal here: the setters of a literal it lacks, preferring
        * one that none can set, then one whose setters are in T */
       uint32_t best = NONE, bestc = UINT32_MAX;
-      for (i = T->pre_lo[a]; i < T->pre_lo[a + 1]; i++) {
+      for (i = T->pre_lo[a]; i < T->pre_lo[a + 1] && bestc; i++) {
         uint32_t s = T->pre[i] >> 1, v = T->pre[i] & 1, c = 0, j;
         if ((uint32_t)bit_at(cur, s) == v)
           continue;
-        for (j = T->ach_lo[v][s]; j < T->ach_lo[v][s + 1]; j++)
+        for (j = T->ach_lo[v][s]; j < T->ach_lo[v][s + 1] && c < bestc; j++)
           c += T->inT[T->ach[v][j] >> 2] != T->snow;
+        T->rwork += j - T->ach_lo[v][s];
         if (c < bestc) {
           bestc = c;
           best = T->pre[i];
@@ -780,6 +909,8 @@ static uint32_t closure(stub_t *T, const uint64_t *cur, uint32_t lit,
     }
     for (i = T->eff_lo[a]; i < T->eff_lo[a + 1]; i++) {
       uint32_t s = T->eff[i] >> 2, code = T->eff[i] & 3, j, v;
+      T->rwork += T->rd_lo[s + 1] - T->rd_lo[s] + T->ach_lo[0][s + 1] -
+                  T->ach_lo[0][s] + T->ach_lo[1][s + 1] - T->ach_lo[1][s];
       /* moves that a may disable */
       for (j = T->rd_lo[s]; j < T->rd_lo[s + 1]; j++) {
         uint32_t b = T->rd[j] >> 2, need = T->rd[j] & 3;
@@ -825,6 +956,8 @@ size_t stub_reduce(gdl_ctx *ctx, stub_t *T, const gdl_term *mv, size_t n,
   size_t k, nout = 0;
   *out = mv;
   (void)ctx;
+  if (T->given_up)
+    return n;
   if (++T->anow == 0) {        /* app[] marks this state's legal moves */
     memset(T->app, 0, T->nm * sizeof *T->app);
     T->anow = 1;
@@ -843,6 +976,7 @@ size_t stub_reduce(gdl_ctx *ctx, stub_t *T, const gdl_term *mv, size_t n,
     T->lit[nl] = T->gl[i];
     T->cnt[nl++] = c;
   }
+  T->rwork += T->ngl;
   if (!nl)
     return n;                  /* goal 100's literals hold: no landmark */
   best = (uint32_t)n;
@@ -865,6 +999,9 @@ size_t stub_reduce(gdl_ctx *ctx, stub_t *T, const gdl_term *mv, size_t n,
     if (best == 0)
       break;
   }
+  T->rcut += found ? n - nout : 0;
+  if (T->rwork > REDUCE_WORK * (REDUCE_TRIAL + ++T->rcalls + T->rcut))
+    T->given_up = 1;
   if (!found)
     return n;
   *out = T->out;

@@ -131,6 +131,9 @@ void search_start(search_t *S)
   store_choose(S);
   if (!S->words)               /* estimates are of states as bits */
     S->E = NULL;
+  if (S->T && (!S->words || !stub_holds(S->T, S->cur.facts)))
+    S->T = NULL;               /* a start the reduction does not speak of */
+  S->res->stubborn = S->T != NULL;
   if (S->words && S->o->counter >= 0 && S->alg->counter) {
     S->C = counter_start(ctx, S->A, S->cur.facts);
     S->res->counter = counter_slots(S->C);

@@ -357,14 +357,14 @@ static void in_order(sat_t *W, uint32_t t)
 
 /* The moves that commute, read off the stubborn sets' analysis where it
  * applies (one role; --no-stubborn: not). */
-static void commuting(sat_t *W)
+static void commuting(sat_t *W, const uint32_t *w)
 {
   search_t *S = W->S;
   gdl_ctx *ctx = W->ctx;
   const stub_t *T;
   uint32_t n = W->nmv, b, j, k, *out;
   if (ctx->nroles != 1 || S->o->stubborn < 0 ||
-      (T = stub_get(ctx, S->A)) == NULL)
+      (T = stub_get(ctx, S->A)) == NULL || !stub_holds(T, w))
     return;
   out = ctx_alloc(ctx, (n + 1) * sizeof *out);
   W->dep_lo = ctx_alloc(ctx, (n + 1) * sizeof *W->dep_lo);
@@ -589,7 +589,7 @@ static void sat_open(sat_t *W, search_t *S)
   for (s = 0; s < W->nslots; s++)
     W->state[s] = word_bit(w, s) ? W->T : -W->T;
   lower_bound(W, w);
-  commuting(W);
+  commuting(W, w);
   ctx_free(ctx, w);
 }
 

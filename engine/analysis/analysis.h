@@ -357,10 +357,11 @@ size_t stub_reduce(gdl_ctx *ctx, stub_t *T, const gdl_term *mv, size_t n,
 /* The moves (legal[0] entries) that do not commute with move b, b
  * itself among them, into out[] (room for every move): how many.  Move
  * a commutes with b when neither changes a fluent the other's being
- * playable (legal, and the state not terminal) reads, nor one the other
- * changes: then where a then b is played, b then a is too, through a
- * state that is not terminal, to the same state (doc/solving.md,
- * "Planning as satisfiability"). */
+ * playable (legal, and the state not terminal, unless every terminal
+ * state is a win) reads, nor one the other changes: then where a then b
+ * is played, b then a is too, to the same state, through a state that
+ * is not terminal or ends a shorter plan (doc/solving.md, "Planning as
+ * satisfiability"). */
 uint32_t stub_dependent(gdl_ctx *ctx, const stub_t *T, uint32_t b,
                         uint32_t *out);
 

@@ -356,7 +356,7 @@ static void in_order(sat_t *W, uint32_t t)
 }
 
 /* The moves that commute, read off the stubborn sets' analysis where it
- * applies (one role; --no-stubborn: not). */
+ * applies (one role, a start w it speaks of; --no-stubborn: not). */
 static void commuting(sat_t *W, const uint32_t *w)
 {
   search_t *S = W->S;

@@ -342,7 +342,7 @@ static uint32_t clock_slots(gdl_ctx *ctx, analyses_t *an, ground_t *G,
       nslots = 0;
   }
   *ends = ntc > 0;
-  *tr = dis;
+  *tr = ctx_realloc(ctx, dis, (*ntr + 1) * sizeof *dis);
   scan_close(&A);
   ctx_free(ctx, seen);
   return nslots;

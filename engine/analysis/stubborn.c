@@ -430,10 +430,10 @@ static int effects(gdl_ctx *ctx, stub_t *T, const uint32_t *clock)
         break;
       next_by_value(ctx, T, s, t, s, res);
       next_by_value(ctx, T, s, t, t, res + 4 * W);
-      for (m = 0; m < T->nm; m++)
-        if (code_of(T, res, m) == 4 ||
-            code_of(T, res, m) != (3 ^ code_of(T, res + 4 * W, m)))
-          break;               /* (the two's codes are complements) */
+      for (m = 0; m < T->nm; m++)     /* complements, both known (3 ^ 4 is
+                                         no code) */
+        if (code_of(T, res, m) != (3 ^ code_of(T, res + 4 * W, m)))
+          break;
       if (m < T->nm)
         break;
       GROW(ctx, T->pair, paircap, T->npair * 2 + 1);
